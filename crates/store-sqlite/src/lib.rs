@@ -1,0 +1,323 @@
+//! SQLite implementation of [`Store`]: one file in the data directory, WAL mode.
+//!
+//! SQLite allows one writer at a time. Rather than let many connections fight over the
+//! write lock (and sleep in the busy handler), all writes go through a pool of exactly
+//! one connection, which queues fairly; reads use their own pool and never wait for
+//! writes in WAL mode.
+
+use async_trait::async_trait;
+use domain::user::{UserServer, timestamp_millis};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
+    SqliteSynchronous,
+};
+use sqlx::{Row, Sqlite, Transaction};
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+use store::{
+    Engine, GuestSession, GuestSessionRequest, LocationUpdate, Result, SessionUser, Store,
+    StoreError, UserId,
+};
+
+/// The user columns, as a macro so every query stays a static string (sqlx 0.9 refuses
+/// dynamic SQL).
+macro_rules! user_columns {
+    () => {
+        "u.id, u.name, u.photo, u.email, u.account_type, u.user_type, u.join_time, u.last_time, \
+         u.app_lang, u.country, u.postal_code, u.admin_code, u.city, u.city_show, u.city_id, u.lat, u.lon"
+    };
+}
+
+pub struct SqliteStore {
+    reader: SqlitePool,
+    writer: SqlitePool,
+}
+
+fn db(e: sqlx::Error) -> StoreError {
+    StoreError::Database(e.to_string())
+}
+
+impl SqliteStore {
+    /// Open (creating if missing) the database file and run the migrations.
+    pub async fn open_file(path: &Path) -> Result<SqliteStore> {
+        let options = SqliteConnectOptions::new().filename(path);
+        Self::open(options).await
+    }
+
+    /// Open from a `sqlite:` URL (e.g. `sqlite:///var/lib/localwire/db.sqlite`).
+    pub async fn open_url(url: &str) -> Result<SqliteStore> {
+        let options = SqliteConnectOptions::from_str(url).map_err(db)?;
+        Self::open(options).await
+    }
+
+    async fn open(options: SqliteConnectOptions) -> Result<SqliteStore> {
+        let options = options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(5))
+            .pragma("temp_store", "memory");
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options.clone())
+            .await
+            .map_err(db)?;
+        sqlx::migrate!("./migrations")
+            .run(&writer)
+            .await
+            .map_err(|e| StoreError::Migration(e.to_string()))?;
+        let reader = SqlitePoolOptions::new()
+            .max_connections(4)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options.read_only(true))
+            .await
+            .map_err(db)?;
+        Ok(SqliteStore { reader, writer })
+    }
+}
+
+fn user_from_row(row: &SqliteRow) -> std::result::Result<UserServer, sqlx::Error> {
+    Ok(UserServer {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        photo: row.try_get("photo")?,
+        email: row.try_get("email")?,
+        is_new_user: 0,
+        account_type: Some(row.try_get("account_type")?),
+        join_time: timestamp_millis(row.try_get("join_time")?),
+        last_time: timestamp_millis(row.try_get("last_time")?),
+        app_lang: row.try_get("app_lang")?,
+        postal_code: row.try_get("postal_code")?,
+        country: row.try_get("country")?,
+        admin_code: row.try_get("admin_code")?,
+        city: row.try_get("city")?,
+        city_show: row.try_get("city_show")?,
+        city_id: row.try_get("city_id")?,
+        lat: row.try_get("lat")?,
+        lon: row.try_get("lon")?,
+        user_type: row.try_get("user_type")?,
+    })
+}
+
+async fn user_in_tx(
+    tx: &mut Transaction<'_, Sqlite>,
+    id: i64,
+) -> std::result::Result<Option<UserServer>, sqlx::Error> {
+    let row = sqlx::query(concat!(
+        "SELECT ",
+        user_columns!(),
+        " FROM users u WHERE u.id = ?"
+    ))
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    row.as_ref().map(user_from_row).transpose()
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    fn engine(&self) -> Engine {
+        Engine::Sqlite
+    }
+
+    async fn health(&self) -> Result<()> {
+        sqlx::query("SELECT 1")
+            .execute(&self.reader)
+            .await
+            .map_err(db)?;
+        Ok(())
+    }
+
+    async fn start_guest_session(&self, req: &GuestSessionRequest) -> Result<GuestSession> {
+        let mut tx = self.writer.begin().await.map_err(db)?;
+        let existing: Option<(i64, i32)> = sqlx::query_as(
+            "SELECT u.id, u.account_type FROM devices d JOIN users u ON u.id = d.user_id WHERE d.device_id = ?",
+        )
+        .bind(&req.device_id)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db)?;
+        let reusable =
+            existing.filter(|(_, account_type)| req.reuse_device_guest && *account_type == 0);
+        let (user_id, is_new_user) = match reusable {
+            Some((id, _)) => {
+                sqlx::query("UPDATE users SET last_time = ? WHERE id = ?")
+                    .bind(req.now_ms)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db)?;
+                sqlx::query("UPDATE devices SET last_seen = ? WHERE device_id = ?")
+                    .bind(req.now_ms)
+                    .bind(&req.device_id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db)?;
+                (id, false)
+            }
+            None => {
+                let g = &req.guest;
+                let id: i64 = sqlx::query_scalar(
+                    "INSERT INTO users (account_type, user_type, join_time, last_time, app_lang, country, postal_code, \
+                     admin_code, city, city_show, city_id, lat, lon) VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                )
+                .bind(g.user_type)
+                .bind(req.now_ms)
+                .bind(req.now_ms)
+                .bind(&g.app_lang)
+                .bind(&g.country)
+                .bind(&g.postal_code)
+                .bind(&g.admin_code)
+                .bind(&g.city)
+                .bind(&g.city_show)
+                .bind(g.city_id)
+                .bind(g.lat)
+                .bind(g.lon)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(db)?;
+                sqlx::query(
+                    "INSERT INTO devices (device_id, user_id, channel, created_at, last_seen) VALUES (?, ?, ?, ?, ?) \
+                     ON CONFLICT (device_id) DO UPDATE SET user_id = excluded.user_id, last_seen = excluded.last_seen",
+                )
+                .bind(&req.device_id)
+                .bind(id)
+                .bind(&g.channel)
+                .bind(req.now_ms)
+                .bind(req.now_ms)
+                .execute(&mut *tx)
+                .await
+                .map_err(db)?;
+                (id, true)
+            }
+        };
+        sqlx::query("INSERT INTO sessions (token_hash, user_id, device_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
+            .bind(&req.token_hash)
+            .bind(user_id)
+            .bind(&req.device_id)
+            .bind(req.now_ms)
+            .bind(req.expires_at_ms)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        let user = user_in_tx(&mut tx, user_id).await.map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        let mut user = user.ok_or_else(|| {
+            StoreError::Database("user vanished inside its own transaction".into())
+        })?;
+        user.is_new_user = i32::from(is_new_user);
+        Ok(GuestSession { user, is_new_user })
+    }
+
+    async fn session_user(&self, token_hash: &str) -> Result<Option<SessionUser>> {
+        let sql = concat!(
+            "SELECT ",
+            user_columns!(),
+            ", s.device_id, s.expires_at FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?"
+        );
+        let row = sqlx::query(sql)
+            .bind(token_hash)
+            .fetch_optional(&self.reader)
+            .await
+            .map_err(db)?;
+        row.map(|row| {
+            Ok(SessionUser {
+                user: user_from_row(&row)?,
+                device_id: row.try_get("device_id")?,
+                expires_at_ms: row.try_get("expires_at")?,
+            })
+        })
+        .transpose()
+        .map_err(db)
+    }
+
+    async fn touch_user(&self, id: UserId, now_ms: i64) -> Result<()> {
+        sqlx::query("UPDATE users SET last_time = ? WHERE id = ?")
+            .bind(now_ms)
+            .bind(id.0)
+            .execute(&self.writer)
+            .await
+            .map_err(db)?;
+        Ok(())
+    }
+
+    async fn end_session(&self, token_hash: &str) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM sessions WHERE token_hash = ?")
+            .bind(token_hash)
+            .execute(&self.writer)
+            .await
+            .map_err(db)?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn user(&self, id: UserId) -> Result<Option<UserServer>> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            user_columns!(),
+            " FROM users u WHERE u.id = ?"
+        ))
+        .bind(id.0)
+        .fetch_optional(&self.reader)
+        .await
+        .map_err(db)?;
+        row.as_ref().map(user_from_row).transpose().map_err(db)
+    }
+
+    async fn update_location(
+        &self,
+        id: UserId,
+        u: &LocationUpdate,
+        now_ms: i64,
+    ) -> Result<Option<UserServer>> {
+        let mut tx = self.writer.begin().await.map_err(db)?;
+        let done = sqlx::query(
+            "UPDATE users SET lat = ?, lon = ?, country = ?, city = ?, city_show = ?, city_id = ?, app_lang = ?, \
+             admin_code = ?, postal_code = ?, last_time = ? WHERE id = ?",
+        )
+        .bind(u.lat)
+        .bind(u.lon)
+        .bind(&u.country)
+        .bind(&u.city)
+        .bind(&u.city_show)
+        .bind(u.city_id)
+        .bind(&u.app_lang)
+        .bind(&u.admin_code)
+        .bind(&u.postal_code)
+        .bind(now_ms)
+        .bind(id.0)
+        .execute(&mut *tx)
+        .await
+        .map_err(db)?;
+        if done.rows_affected() == 0 {
+            return Ok(None);
+        }
+        let user = user_in_tx(&mut tx, id.0).await.map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        Ok(user)
+    }
+
+    async fn setting(&self, key: &str) -> Result<Option<String>> {
+        sqlx::query_scalar("SELECT value FROM app_settings WHERE key = ?")
+            .bind(key)
+            .fetch_optional(&self.reader)
+            .await
+            .map_err(db)
+    }
+
+    async fn put_setting(&self, key: &str, value: &str, now_ms: i64) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO app_settings (key, value, updated_at) VALUES (?, ?, ?) \
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+        )
+        .bind(key)
+        .bind(value)
+        .bind(now_ms)
+        .execute(&self.writer)
+        .await
+        .map_err(db)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,260 @@
+//! The contract every engine must meet. Each engine's tests call
+//! [`store_contract_tests!`](crate::store_contract_tests) with a constructor for a fresh,
+//! migrated, empty store; every function here becomes a named test for that engine.
+
+use crate::{GuestSessionRequest, LocationUpdate, NewGuest, Store, UserId};
+
+pub fn guest(lang: &str) -> NewGuest {
+    NewGuest {
+        user_type: 0,
+        app_lang: lang.into(),
+        country: "US".into(),
+        postal_code: "20003".into(),
+        admin_code: "DC".into(),
+        city: "Washington".into(),
+        city_show: "Washington, DC".into(),
+        city_id: 4140963,
+        lat: 38.9,
+        lon: -77.02,
+        channel: String::new(),
+    }
+}
+
+pub fn request(device: &str, token_hash: &str, now: i64, reuse: bool) -> GuestSessionRequest {
+    GuestSessionRequest {
+        device_id: device.into(),
+        guest: guest("en"),
+        token_hash: token_hash.into(),
+        now_ms: now,
+        expires_at_ms: now + 1_000,
+        reuse_device_guest: reuse,
+    }
+}
+
+pub async fn health_answers(store: &dyn Store) {
+    store.health().await.expect("health");
+}
+
+pub async fn new_device_gets_a_new_guest_user(store: &dyn Store) {
+    let s = store
+        .start_guest_session(&request("dev-a", "h1", 1_700_000_000_000, true))
+        .await
+        .unwrap();
+    assert!(s.is_new_user);
+    assert_eq!(
+        s.user.account_type,
+        Some(0),
+        "guests are account type 0 (§3.2)"
+    );
+    assert_eq!(s.user.join_time, 1_700_000_000_000);
+    assert_eq!(s.user.last_time, 1_700_000_000_000);
+    assert_eq!(
+        (s.user.city.as_str(), s.user.admin_code.as_str()),
+        ("Washington", "DC")
+    );
+    assert_eq!(s.user.city_show, "Washington, DC");
+    assert_eq!(s.user.city_id, 4140963);
+    assert!(s.user.id > 0);
+}
+
+pub async fn same_device_reuses_its_guest_on_init(store: &dyn Store) {
+    let a = store
+        .start_guest_session(&request("dev-b", "h1", 1_000_000_000_000, true))
+        .await
+        .unwrap();
+    let b = store
+        .start_guest_session(&request("dev-b", "h2", 1_000_000_000_500, true))
+        .await
+        .unwrap();
+    assert_eq!(a.user.id, b.user.id);
+    assert!(!b.is_new_user);
+    assert_eq!(b.user.last_time, 1_000_000_000_500);
+    // Both sessions are live.
+    assert!(store.session_user("h1").await.unwrap().is_some());
+    assert!(store.session_user("h2").await.unwrap().is_some());
+}
+
+pub async fn logout_style_request_always_creates_a_new_guest(store: &dyn Store) {
+    let a = store
+        .start_guest_session(&request("dev-c", "h1", 1_000_000_000_000, true))
+        .await
+        .unwrap();
+    let b = store
+        .start_guest_session(&request("dev-c", "h2", 1_000_000_000_000, false))
+        .await
+        .unwrap();
+    assert_ne!(a.user.id, b.user.id);
+    assert!(b.is_new_user);
+    // The device now points at the new guest: a later init reuses it.
+    let c = store
+        .start_guest_session(&request("dev-c", "h3", 1_000_000_000_000, true))
+        .await
+        .unwrap();
+    assert_eq!(c.user.id, b.user.id);
+}
+
+pub async fn session_lookup_returns_user_device_and_expiry(store: &dyn Store) {
+    let s = store
+        .start_guest_session(&request("dev-d", "hash-d", 1_000_000_000_000, true))
+        .await
+        .unwrap();
+    let found = store
+        .session_user("hash-d")
+        .await
+        .unwrap()
+        .expect("session");
+    assert_eq!(found.user.id, s.user.id);
+    assert_eq!(found.device_id, "dev-d");
+    assert_eq!(found.expires_at_ms, 1_000_000_001_000);
+    assert!(store.session_user("no-such-hash").await.unwrap().is_none());
+}
+
+pub async fn ending_a_session_removes_only_that_session(store: &dyn Store) {
+    store
+        .start_guest_session(&request("dev-e", "e1", 1_000_000_000_000, true))
+        .await
+        .unwrap();
+    store
+        .start_guest_session(&request("dev-e", "e2", 1_000_000_000_000, true))
+        .await
+        .unwrap();
+    assert!(store.end_session("e1").await.unwrap());
+    assert!(
+        !store.end_session("e1").await.unwrap(),
+        "second end is a no-op"
+    );
+    assert!(store.session_user("e1").await.unwrap().is_none());
+    assert!(store.session_user("e2").await.unwrap().is_some());
+}
+
+pub async fn touch_user_sets_last_time(store: &dyn Store) {
+    let s = store
+        .start_guest_session(&request("dev-f", "f1", 1_000_000_000_000, true))
+        .await
+        .unwrap();
+    store
+        .touch_user(UserId(s.user.id), 1_000_000_009_999)
+        .await
+        .unwrap();
+    let u = store.user(UserId(s.user.id)).await.unwrap().unwrap();
+    assert_eq!(u.last_time, 1_000_000_009_999);
+    assert_eq!(u.join_time, 1_000_000_000_000);
+}
+
+pub async fn update_location_sets_every_field(store: &dyn Store) {
+    let s = store
+        .start_guest_session(&request("dev-g", "g1", 1_000_000_000_000, true))
+        .await
+        .unwrap();
+    let update = LocationUpdate {
+        lat: 45.50884,
+        lon: -73.58781,
+        country: "CA".into(),
+        city: "Montréal".into(),
+        city_show: "Montréal, QC".into(),
+        city_id: 6077243,
+        app_lang: "fr".into(),
+        admin_code: "QC".into(),
+        postal_code: "H2X".into(),
+    };
+    let u = store
+        .update_location(UserId(s.user.id), &update, 1_000_000_000_100)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (u.city.as_str(), u.city_show.as_str(), u.country.as_str()),
+        ("Montréal", "Montréal, QC", "CA")
+    );
+    assert_eq!(
+        (
+            u.admin_code.as_str(),
+            u.postal_code.as_str(),
+            u.app_lang.as_str()
+        ),
+        ("QC", "H2X", "fr")
+    );
+    assert_eq!(u.city_id, 6077243);
+    assert!((u.lat - 45.50884).abs() < 1e-9 && (u.lon + 73.58781).abs() < 1e-9);
+    assert_eq!(u.last_time, 1_000_000_000_100);
+    let missing = store
+        .update_location(UserId(i64::MAX), &update, 1)
+        .await
+        .unwrap();
+    assert!(missing.is_none());
+}
+
+pub async fn unknown_user_is_none(store: &dyn Store) {
+    assert!(store.user(UserId(987_654_321)).await.unwrap().is_none());
+}
+
+pub async fn settings_round_trip_and_overwrite(store: &dyn Store) {
+    assert_eq!(store.setting("k").await.unwrap(), None);
+    store.put_setting("k", "v1", 1).await.unwrap();
+    store.put_setting("k", "v2 ünïcode", 2).await.unwrap();
+    assert_eq!(
+        store.setting("k").await.unwrap().as_deref(),
+        Some("v2 ünïcode")
+    );
+}
+
+pub async fn text_is_stored_verbatim(store: &dyn Store) {
+    let mut req = request(
+        "dev-'; DROP TABLE users; --",
+        "h'x",
+        1_000_000_000_000,
+        true,
+    );
+    req.guest.city = "Saint-Jean-sur-Richelieu \"Ω\" 🙂".into();
+    let s = store.start_guest_session(&req).await.unwrap();
+    assert_eq!(s.user.city, "Saint-Jean-sur-Richelieu \"Ω\" 🙂");
+    let found = store.session_user("h'x").await.unwrap().unwrap();
+    assert_eq!(found.device_id, "dev-'; DROP TABLE users; --");
+}
+
+pub async fn many_devices_each_get_their_own_guest(store: &dyn Store) {
+    let mut ids = std::collections::HashSet::new();
+    for i in 0..64 {
+        let req = request(
+            &format!("dev-many-{i}"),
+            &format!("tok-many-{i}"),
+            1_000_000_000_000,
+            true,
+        );
+        ids.insert(store.start_guest_session(&req).await.unwrap().user.id);
+    }
+    assert_eq!(ids.len(), 64);
+}
+
+/// Expands into one `#[tokio::test]` per contract function for an engine.
+/// `$make` is an async expression giving `Option<impl Store>` (`None` skips the test,
+/// for PostgreSQL when `TEST_DATABASE_URL` is not set).
+#[macro_export]
+macro_rules! store_contract_tests {
+    ($make:expr) => {
+        $crate::store_contract_tests!(@each $make;
+            health_answers,
+            new_device_gets_a_new_guest_user,
+            same_device_reuses_its_guest_on_init,
+            logout_style_request_always_creates_a_new_guest,
+            session_lookup_returns_user_device_and_expiry,
+            ending_a_session_removes_only_that_session,
+            touch_user_sets_last_time,
+            update_location_sets_every_field,
+            unknown_user_is_none,
+            settings_round_trip_and_overwrite,
+            text_is_stored_verbatim,
+            many_devices_each_get_their_own_guest,
+        );
+    };
+    (@each $make:expr; $($name:ident),* $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $name() {
+                if let Some(store) = $make.await {
+                    $crate::contract::$name(&store).await;
+                }
+            }
+        )*
+    };
+}

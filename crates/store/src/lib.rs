@@ -1,0 +1,133 @@
+//! The storage contract. Two real engines implement [`Store`]: SQLite (embedded, the
+//! default) and PostgreSQL (several app servers). Both run the [`contract`] suite.
+
+pub mod contract;
+
+use async_trait::async_trait;
+use domain::user::UserServer;
+
+/// A user's id. A newtype so it cannot be mixed with other ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UserId(pub i64);
+
+/// Which engine a store runs on (for logs, health and metrics).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    Sqlite,
+    Postgres,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Sqlite => "sqlite",
+            Engine::Postgres => "postgres",
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Database(String),
+    #[error("migration failed: {0}")]
+    Migration(String),
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// What a new guest starts with: its place and language (§3.1), and its channel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewGuest {
+    pub user_type: i32,
+    pub app_lang: String,
+    pub country: String,
+    pub postal_code: String,
+    pub admin_code: String,
+    pub city: String,
+    pub city_show: String,
+    pub city_id: i64,
+    pub lat: f64,
+    pub lon: f64,
+    pub channel: String,
+}
+
+/// A guest session request: the device, the guest to create if needed, the session.
+#[derive(Debug, Clone)]
+pub struct GuestSessionRequest {
+    pub device_id: String,
+    pub guest: NewGuest,
+    /// SHA-256 of the session token, hex. The token itself is never stored.
+    pub token_hash: String,
+    pub now_ms: i64,
+    pub expires_at_ms: i64,
+    /// Reuse the device's existing guest user (init) or always start a new one (logout).
+    pub reuse_device_guest: bool,
+}
+
+/// The result of starting a guest session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GuestSession {
+    pub user: UserServer,
+    pub is_new_user: bool,
+}
+
+/// A live session and its user.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionUser {
+    pub user: UserServer,
+    pub device_id: String,
+    pub expires_at_ms: i64,
+}
+
+/// The fields a location update sets (SPEC §7.11).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocationUpdate {
+    pub lat: f64,
+    pub lon: f64,
+    pub country: String,
+    pub city: String,
+    pub city_show: String,
+    pub city_id: i64,
+    pub app_lang: String,
+    pub admin_code: String,
+    pub postal_code: String,
+}
+
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    fn engine(&self) -> Engine;
+
+    /// A cheap round trip to the database, for `/healthz`.
+    async fn health(&self) -> Result<()>;
+
+    /// Start a session for a device: reuse its guest user (when asked and it has one)
+    /// or create a new guest, point the device at it, and store the session.
+    async fn start_guest_session(&self, req: &GuestSessionRequest) -> Result<GuestSession>;
+
+    /// The session for a token hash and its user; `None` when unknown. Expired sessions
+    /// are returned too (the caller decides), so it can say "expired" rather than "unknown".
+    async fn session_user(&self, token_hash: &str) -> Result<Option<SessionUser>>;
+
+    /// Mark the user as seen now (§3.1 last_time).
+    async fn touch_user(&self, id: UserId, now_ms: i64) -> Result<()>;
+
+    /// End a session. `true` when one was removed.
+    async fn end_session(&self, token_hash: &str) -> Result<bool>;
+
+    /// A user by id.
+    async fn user(&self, id: UserId) -> Result<Option<UserServer>>;
+
+    /// Set the user's location and language; returns the updated user.
+    async fn update_location(
+        &self,
+        id: UserId,
+        update: &LocationUpdate,
+        now_ms: i64,
+    ) -> Result<Option<UserServer>>;
+
+    /// An application setting (key/value).
+    async fn setting(&self, key: &str) -> Result<Option<String>>;
+
+    async fn put_setting(&self, key: &str, value: &str, now_ms: i64) -> Result<()>;
+}
