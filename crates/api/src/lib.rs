@@ -1,1 +1,138 @@
+//! The HTTP layer: the `/api` JSON API, the pages of the route table, the embedded
+//! web app, health and metrics.
 
+pub mod app_config;
+pub mod assets;
+pub mod envelope;
+pub mod i18n;
+pub mod metrics;
+pub mod nonces;
+pub mod openapi;
+pub mod pages;
+pub mod security;
+pub mod session;
+pub mod signed;
+pub mod state;
+pub mod user;
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get};
+use envelope::{ApiError, json_response};
+use serde_json::json;
+use std::sync::LazyLock;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+pub use state::{ApiConfig, AppState, RouteRule};
+
+fn api_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
+        .routes(routes!(user::init))
+        .routes(routes!(user::info))
+        .routes(routes!(user::logout))
+        .routes(routes!(user::location_update_handler))
+        .routes(routes!(app_config::config))
+        .routes(routes!(app_config::countries))
+}
+
+static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {
+    let (_, doc) = api_routes().split_for_parts();
+    doc.to_pretty_json().unwrap_or_else(|_| "{}".into())
+});
+
+/// The OpenAPI document as served at `/api/openapi.json`.
+pub fn openapi_json() -> &'static str {
+    &OPENAPI_JSON
+}
+
+async fn openapi_handler() -> Response {
+    let mut res = OPENAPI_JSON.as_str().into_response();
+    res.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    res
+}
+
+async fn api_not_found() -> ApiError {
+    ApiError::NotFound
+}
+
+async fn method_not_allowed(req: Request) -> Response {
+    let path = req.uri().path();
+    if path.starts_with("/api/") {
+        let message = format!(
+            "Method {} is not allowed on {}.",
+            req.method(),
+            path.chars().take(200).collect::<String>()
+        );
+        ApiError::MethodNotAllowed(message).into_response()
+    } else {
+        (StatusCode::METHOD_NOT_ALLOWED, "Method not allowed.").into_response()
+    }
+}
+
+async fn healthz(State(state): State<AppState>) -> Response {
+    match state.store.health().await {
+        Ok(()) => json_response(
+            StatusCode::OK,
+            &json!({ "status": "ok", "database": state.store.engine().name() }),
+        ),
+        Err(e) => {
+            tracing::error!(error = %e, "health check: database unreachable");
+            json_response(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &json!({ "status": "error", "database": state.store.engine().name() }),
+            )
+        }
+    }
+}
+
+async fn metrics_handler(State(state): State<AppState>) -> Response {
+    let text = state
+        .metrics
+        .render(&state.shell.build_id, state.store.engine().name());
+    let mut res = text.into_response();
+    res.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; version=0.0.4"),
+    );
+    res
+}
+
+fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    tracing::error!("a request handler panicked");
+    ApiError::Internal("handler panicked".into()).into_response()
+}
+
+/// The whole HTTP application.
+pub fn router(state: AppState) -> Router {
+    let (api, _) = api_routes().split_for_parts();
+    let mut app = Router::new()
+        .merge(api)
+        .route("/api/openapi.json", get(openapi_handler))
+        .route("/api", any(api_not_found))
+        .route("/api/{*rest}", any(api_not_found))
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics_handler))
+        .route("/_app/version.json", get(app_config::version))
+        .route("/_app/builds/{file}", get(app_config::build_manifest))
+        .fallback(pages::handle)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            metrics::track,
+        ))
+        .layer(CompressionLayer::new())
+        .layer(CatchPanicLayer::custom(panic_response));
+    for layer in security::layers() {
+        app = app.layer(layer);
+    }
+    app.with_state(state)
+}

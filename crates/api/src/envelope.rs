@@ -1,0 +1,123 @@
+//! The API envelope `{code, data, message}` and the one mapping from errors to it
+//! (SPEC §7, §8; decision D5).
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::json;
+
+/// A success: code 0 and the data.
+pub fn ok<T: Serialize>(data: T) -> Response {
+    json_response(
+        StatusCode::OK,
+        &json!({ "code": 0, "data": data, "message": "ok" }),
+    )
+}
+
+pub fn json_response(status: StatusCode, body: &serde_json::Value) -> Response {
+    let bytes = serde_json::to_vec(body)
+        .unwrap_or_else(|_| br#"{"code":500,"data":null,"message":"Server Error"}"#.to_vec());
+    let mut res = (status, bytes).into_response();
+    res.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
+}
+
+/// Every way an API call can fail. The message a person sees is decided here only.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 400: the request is wrong in a way the caller can fix; the text says how.
+    #[error("{0}")]
+    BadRequest(String),
+    /// 401 'Unauthorized'; the reason goes in `data.reason`.
+    #[error("Unauthorized")]
+    Unauthorized(&'static str),
+    #[error("Forbidden")]
+    Forbidden,
+    #[error("Not Found")]
+    NotFound,
+    #[error("{0}")]
+    MethodNotAllowed(String),
+    #[error("Request body is larger than {0} bytes.")]
+    PayloadTooLarge(usize),
+    /// 500 'Server Error'; the cause is logged, never shown.
+    #[error("Server Error")]
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden => StatusCode::FORBIDDEN,
+            ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl From<store::StoreError> for ApiError {
+    fn from(e: store::StoreError) -> Self {
+        ApiError::Internal(e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let data = match &self {
+            ApiError::Unauthorized(reason) => json!({ "reason": reason }),
+            ApiError::Internal(cause) => {
+                tracing::error!(%cause, "internal error in an API call");
+                serde_json::Value::Null
+            }
+            _ => serde_json::Value::Null,
+        };
+        json_response(
+            status,
+            &json!({ "code": status.as_u16(), "data": data, "message": self.to_string() }),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(e: ApiError) -> (u16, String) {
+        (e.status().as_u16(), e.to_string())
+    }
+
+    #[test]
+    fn spec_8_2_catalogue_messages_are_exact() {
+        assert_eq!(message(ApiError::NotFound), (404, "Not Found".into()));
+        assert_eq!(
+            message(ApiError::Internal("db down".into())),
+            (500, "Server Error".into())
+        );
+        assert_eq!(message(ApiError::Forbidden), (403, "Forbidden".into()));
+        assert_eq!(
+            message(ApiError::Unauthorized("expired")),
+            (401, "Unauthorized".into())
+        );
+    }
+
+    #[test]
+    fn spec_8_2_other_errors_carry_the_servers_message() {
+        assert_eq!(
+            message(ApiError::BadRequest("Field `lat`: bad".into())),
+            (400, "Field `lat`: bad".into())
+        );
+        assert_eq!(
+            message(ApiError::PayloadTooLarge(65536)),
+            (413, "Request body is larger than 65536 bytes.".into())
+        );
+    }
+}

@@ -1,0 +1,128 @@
+//! Request counters and latency histograms, rendered in the Prometheus text format
+//! at `/metrics`. Plain atomics: cheap enough for every request.
+
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+use crate::state::AppState;
+
+const KINDS: [&str; 4] = ["api", "page", "asset", "other"];
+const CLASSES: [&str; 5] = ["1xx", "2xx", "3xx", "4xx", "5xx"];
+/// Upper bounds in seconds.
+const BUCKETS: [f64; 10] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.5,
+];
+
+#[derive(Default)]
+pub struct Metrics {
+    requests: [[AtomicU64; 5]; 4],
+    buckets: [[AtomicU64; 10]; 4],
+    /// Sum of durations in microseconds.
+    sum_us: [AtomicU64; 4],
+    count: [AtomicU64; 4],
+}
+
+fn kind_of(path: &str) -> usize {
+    if path.starts_with("/api/") || path == "/api" {
+        0
+    } else if path.starts_with("/assets/") || path.starts_with("/static/") {
+        2
+    } else if path == "/metrics" || path == "/healthz" || path.starts_with("/_app/") {
+        3
+    } else {
+        1
+    }
+}
+
+impl Metrics {
+    pub fn record(&self, path: &str, status: u16, seconds: f64) {
+        let k = kind_of(path);
+        let class = usize::from(status / 100).clamp(1, 5) - 1;
+        self.requests[k][class].fetch_add(1, Relaxed);
+        if let Some(b) = BUCKETS.iter().position(|le| seconds <= *le) {
+            self.buckets[k][b].fetch_add(1, Relaxed);
+        }
+        // Saturating float-to-int conversion is the intent here.
+        self.sum_us[k].fetch_add((seconds * 1e6) as u64, Relaxed);
+        self.count[k].fetch_add(1, Relaxed);
+    }
+
+    pub fn render(&self, build_id: &str, engine: &str) -> String {
+        let mut out = String::with_capacity(4096);
+        out.push_str("# HELP localwire_build_info Build id of the embedded web app and the storage engine.\n");
+        out.push_str("# TYPE localwire_build_info gauge\n");
+        out.push_str(&format!(
+            "localwire_build_info{{build_id=\"{build_id}\",engine=\"{engine}\"}} 1\n"
+        ));
+        out.push_str(
+            "# HELP localwire_http_requests_total HTTP requests by kind and status class.\n",
+        );
+        out.push_str("# TYPE localwire_http_requests_total counter\n");
+        for (k, kind) in KINDS.iter().enumerate() {
+            for (c, class) in CLASSES.iter().enumerate() {
+                let n = self.requests[k][c].load(Relaxed);
+                out.push_str(&format!(
+                    "localwire_http_requests_total{{kind=\"{kind}\",status=\"{class}\"}} {n}\n"
+                ));
+            }
+        }
+        out.push_str("# HELP localwire_http_request_duration_seconds Time to answer, by kind.\n");
+        out.push_str("# TYPE localwire_http_request_duration_seconds histogram\n");
+        for (k, kind) in KINDS.iter().enumerate() {
+            let mut cumulative = 0;
+            for (b, le) in BUCKETS.iter().enumerate() {
+                cumulative += self.buckets[k][b].load(Relaxed);
+                out.push_str(&format!(
+                    "localwire_http_request_duration_seconds_bucket{{kind=\"{kind}\",le=\"{le}\"}} {cumulative}\n"
+                ));
+            }
+            let count = self.count[k].load(Relaxed);
+            let sum = self.sum_us[k].load(Relaxed) as f64 / 1e6;
+            out.push_str(&format!("localwire_http_request_duration_seconds_bucket{{kind=\"{kind}\",le=\"+Inf\"}} {count}\n"));
+            out.push_str(&format!(
+                "localwire_http_request_duration_seconds_sum{{kind=\"{kind}\"}} {sum}\n"
+            ));
+            out.push_str(&format!(
+                "localwire_http_request_duration_seconds_count{{kind=\"{kind}\"}} {count}\n"
+            ));
+        }
+        out
+    }
+}
+
+pub async fn track(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let path = req.uri().path().to_owned();
+    let res = next.run(req).await;
+    state.metrics.record(
+        &path,
+        res.status().as_u16(),
+        started.elapsed().as_secs_f64(),
+    );
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_by_kind_and_class_and_renders_prometheus_text() {
+        let m = Metrics::default();
+        m.record("/api/user/init", 200, 0.0007);
+        m.record("/api/nope", 404, 0.0001);
+        m.record("/latest", 200, 0.003);
+        let text = m.render("abc", "sqlite");
+        assert!(text.contains("localwire_http_requests_total{kind=\"api\",status=\"2xx\"} 1\n"));
+        assert!(text.contains("localwire_http_requests_total{kind=\"api\",status=\"4xx\"} 1\n"));
+        assert!(text.contains("localwire_http_requests_total{kind=\"page\",status=\"2xx\"} 1\n"));
+        assert!(text.contains(
+            "localwire_http_request_duration_seconds_bucket{kind=\"api\",le=\"0.001\"} 2\n"
+        ));
+        assert!(text.contains("localwire_http_request_duration_seconds_count{kind=\"page\"} 1\n"));
+        assert!(text.contains("build_id=\"abc\""));
+    }
+}

@@ -1,0 +1,344 @@
+//! Every route of SPEC §2 answers GET with the SPA shell: the right status, title,
+//! description, canonical and hreflang links, Open Graph tags, `<html lang dir>`, and
+//! the first data inlined as JSON (DESIGN "Pages").
+
+pub mod locale;
+pub mod routes;
+pub mod shell;
+
+use crate::assets;
+use crate::i18n::{t, t_with};
+use crate::session::token_hash;
+use crate::state::{AppState, now_ms};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use domain::locale::{Locale, text_direction};
+use domain::user::AccountType;
+use locale::{PageRequest, Rendering, Resolution, localized_path, resolve};
+use percent_encoding::{NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
+use routes::{RouteMatch, match_route};
+use serde_json::json;
+use shell::{escape_html, script_safe_json};
+
+/// The locale cookie (D3): the stored locale code, 365 days, SameSite=Lax.
+pub const LOCALE_COOKIE: &str = "lw_locale";
+/// The app-settings cookie holding the session token (D4).
+pub const TOKEN_COOKIE: &str = "token";
+/// Longest path shown back in a page; longer ones are cut (a 10 000-character path
+/// still gets a small, clear 404).
+const MAX_SHOWN_PATH: usize = 300;
+
+pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| {
+            let (k, v) = pair.trim().split_once('=')?;
+            (k == name).then_some(v.trim())
+        })
+}
+
+fn redirect(to: &str, status: StatusCode) -> Response {
+    let mut res = status.into_response();
+    match HeaderValue::from_str(to) {
+        Ok(v) => {
+            res.headers_mut().insert(header::LOCATION, v);
+            res.headers_mut()
+                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            res
+        }
+        Err(_) => (StatusCode::BAD_REQUEST, "Bad redirect target").into_response(),
+    }
+}
+
+fn shown_path(decoded: &str) -> String {
+    if decoded.chars().count() > MAX_SHOWN_PATH {
+        let cut: String = decoded.chars().take(MAX_SHOWN_PATH).collect();
+        format!("{cut}…")
+    } else {
+        decoded.to_string()
+    }
+}
+
+fn base_url(state: &AppState, headers: &HeaderMap) -> String {
+    if let Some(url) = &state.config.public_url {
+        return url.trim_end_matches('/').to_string();
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            h.len() <= 255
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+        })
+        .unwrap_or("localhost");
+    format!("http://{host}")
+}
+
+/// Is the visitor behind this request signed in (not a guest)? For `/user/*`.
+async fn signed_in(state: &AppState, headers: &HeaderMap) -> bool {
+    let Some(token) = cookie(headers, TOKEN_COOKIE).filter(|t| !t.is_empty() && t.len() <= 256)
+    else {
+        return false;
+    };
+    let token = percent_decode_str(token).decode_utf8_lossy();
+    match state.store.session_user(&token_hash(&token)).await {
+        Ok(Some(s)) => {
+            s.expires_at_ms > now_ms()
+                && AccountType::from_code(s.user.account_type.unwrap_or(0))
+                    .is_some_and(AccountType::is_signed_in)
+        }
+        Ok(None) => false,
+        Err(e) => {
+            tracing::warn!(error = %e, "session lookup failed while guarding a /user page");
+            false
+        }
+    }
+}
+
+/// The fallback for everything that is not the API: route rules, embedded files, pages.
+pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
+    if req.method() != Method::GET && req.method() != Method::HEAD {
+        let mut res = (
+            StatusCode::METHOD_NOT_ALLOWED,
+            "Pages answer GET and HEAD only.",
+        )
+            .into_response();
+        res.headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return res;
+    }
+    let raw_path = req.uri().path();
+    let headers = req.headers();
+    let decoded = percent_decode_str(raw_path).decode_utf8_lossy();
+
+    if let Some(rule) = state.config.route_rules.iter().find(|r| r.from == decoded) {
+        let status = StatusCode::from_u16(rule.status).unwrap_or(StatusCode::FOUND);
+        return redirect(&rule.to, status);
+    }
+    if let Some(res) = assets::serve(raw_path, headers) {
+        return res;
+    }
+    if raw_path.starts_with("/assets/") || raw_path.starts_with("/static/") {
+        return (StatusCode::NOT_FOUND, "Not Found").into_response();
+    }
+
+    let page_req = PageRequest {
+        path: raw_path,
+        query: req.uri().query(),
+        locale_cookie: cookie(headers, LOCALE_COOKIE),
+        accept_language: headers
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    };
+    let rendering = match resolve(&page_req) {
+        Resolution::Redirect(to) => return redirect(&to, StatusCode::FOUND),
+        Resolution::Render(r) => r,
+    };
+    let rest = percent_decode_str(&rendering.rest)
+        .decode_utf8_lossy()
+        .into_owned();
+    let matched = match_route(&rest);
+    if let Some(m) = &matched
+        && m.route.auth
+        && !signed_in(&state, headers).await
+    {
+        let back = localized_path(rendering.locale, &rendering.rest);
+        let back = match req.uri().query() {
+            Some(q) => format!("{back}?{q}"),
+            None => back,
+        };
+        let home = localized_path(rendering.locale, "/");
+        let to = format!(
+            "{home}?login=1&redirect={}",
+            utf8_percent_encode(&back, NON_ALPHANUMERIC)
+        );
+        return redirect(&to, StatusCode::FOUND);
+    }
+    render_page(
+        &state,
+        headers,
+        &rendering,
+        matched.as_ref(),
+        &shown_path(&decoded),
+    )
+}
+
+fn render_page(
+    state: &AppState,
+    headers: &HeaderMap,
+    r: &Rendering,
+    matched: Option<&RouteMatch>,
+    shown: &str,
+) -> Response {
+    let locale = r.locale;
+    let app = t(locale, "App_Name");
+    let (status, title, description, error) = match matched {
+        Some(m) => {
+            let title = format!("{} · {app}", t(locale, &m.route.title));
+            (
+                StatusCode::OK,
+                title,
+                t(locale, &m.route.description).to_string(),
+                serde_json::Value::Null,
+            )
+        }
+        None => {
+            let message = t_with(locale, "Web_PageNotFound", &[("path", shown)]);
+            let title = format!("{message} · {app}");
+            (
+                StatusCode::NOT_FOUND,
+                title,
+                message.clone(),
+                json!({ "status": 404, "message": message }),
+            )
+        }
+    };
+    let base = base_url(state, headers);
+    let rest_for_links = if r.rest.len() > 2048 {
+        "/"
+    } else {
+        r.rest.as_str()
+    };
+    let canonical = format!("{base}{}", localized_path(locale, rest_for_links));
+    let mut head = String::with_capacity(2048);
+    head.push_str(&format!("<title>{}</title>", escape_html(&title)));
+    head.push_str(&format!(
+        r#"<meta name="description" content="{}">"#,
+        escape_html(&description)
+    ));
+    head.push_str(&format!(
+        r#"<meta name="lw-build" content="{}">"#,
+        state.shell.build_id
+    ));
+    if status == StatusCode::OK {
+        head.push_str(&format!(
+            r#"<link rel="canonical" href="{}">"#,
+            escape_html(&canonical)
+        ));
+        for alt in Locale::ALL {
+            let href = format!("{base}{}", localized_path(alt, rest_for_links));
+            head.push_str(&format!(
+                r#"<link rel="alternate" hreflang="{}" href="{}">"#,
+                alt.code(),
+                escape_html(&href)
+            ));
+        }
+        let x_default = format!("{base}{}", localized_path(Locale::DEFAULT, rest_for_links));
+        head.push_str(&format!(
+            r#"<link rel="alternate" hreflang="x-default" href="{}">"#,
+            escape_html(&x_default)
+        ));
+    }
+    if status != StatusCode::OK || matched.is_some_and(|m| m.route.auth) {
+        head.push_str(r#"<meta name="robots" content="noindex">"#);
+    }
+    head.push_str(r#"<meta property="og:type" content="website">"#);
+    head.push_str(&format!(
+        r#"<meta property="og:site_name" content="{}">"#,
+        escape_html(app)
+    ));
+    head.push_str(&format!(
+        r#"<meta property="og:title" content="{}">"#,
+        escape_html(&title)
+    ));
+    head.push_str(&format!(
+        r#"<meta property="og:description" content="{}">"#,
+        escape_html(&description)
+    ));
+    head.push_str(&format!(
+        r#"<meta property="og:url" content="{}">"#,
+        escape_html(&canonical)
+    ));
+    head.push_str(&format!(
+        r#"<meta property="og:locale" content="{}">"#,
+        locale.og_locale()
+    ));
+    head.push_str(r#"<meta name="twitter:card" content="summary">"#);
+
+    let params: serde_json::Map<String, serde_json::Value> = matched
+        .map(|m| {
+            m.params
+                .iter()
+                .map(|(k, v)| (k.clone(), json!(v)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let payload = json!({
+        "route": matched.map(|m| m.route.name.as_str()),
+        "status": status.as_u16(),
+        "locale": locale.code(),
+        "country": r.country.iso(),
+        "c": r.applied_c.map(|c| c.code()),
+        "build": state.shell.build_id,
+        "params": params,
+        "error": error,
+        "data": null,
+    });
+    let html = state.shell.render(
+        locale.code(),
+        text_direction(locale.code()),
+        &head,
+        &script_safe_json(&payload),
+    );
+    let mut res = (status, html).into_response();
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(
+        header::VARY,
+        HeaderValue::from_static("Cookie, Accept-Language, Accept-Encoding"),
+    );
+    if let Some(c) = r.applied_c {
+        let secure = if state
+            .config
+            .public_url
+            .as_deref()
+            .is_some_and(|u| u.starts_with("https://"))
+        {
+            "; Secure"
+        } else {
+            ""
+        };
+        let value = format!(
+            "{LOCALE_COOKIE}={}; Max-Age=31536000; Path=/; SameSite=Lax{secure}",
+            c.code()
+        );
+        if let Ok(v) = HeaderValue::from_str(&value) {
+            h.append(header::SET_COOKIE, v);
+        }
+    }
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cookies_are_found_by_exact_name() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::COOKIE,
+            HeaderValue::from_static("xtoken=1; token=abc; lw_locale=fr_CA"),
+        );
+        assert_eq!(cookie(&h, "token"), Some("abc"));
+        assert_eq!(cookie(&h, "lw_locale"), Some("fr_CA"));
+        assert_eq!(cookie(&h, "oken"), None);
+    }
+
+    #[test]
+    fn long_paths_are_cut_for_display() {
+        let long = "/".to_string() + &"a".repeat(10_000);
+        let shown = shown_path(&long);
+        assert_eq!(shown.chars().count(), MAX_SHOWN_PATH + 1);
+        assert!(shown.ends_with('…'));
+    }
+}

@@ -1,0 +1,230 @@
+//! The extractor for every non-GET API call: body limit, SPEC §7 signature check,
+//! timestamp window, nonce replay check, and a JSON body whose errors name the field.
+
+use crate::envelope::ApiError;
+use crate::state::{AppState, now_ms};
+use axum::extract::{FromRequest, Request};
+use axum::http::HeaderMap;
+use domain::signing::{is_valid_request_nonce, request_sign};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+/// The device description sent in the `base` header (SPEC §7).
+#[derive(Debug, Clone, Deserialize)]
+pub struct DeviceBase {
+    pub device_id: String,
+    #[serde(default)]
+    pub app_lang: Option<String>,
+    #[serde(default)]
+    pub country: Option<String>,
+}
+
+/// A verified non-GET call: its device, its optional token and its parsed body.
+pub struct Signed<T> {
+    pub device: DeviceBase,
+    pub token: Option<String>,
+    pub body: T,
+}
+
+fn header<'a>(headers: &'a HeaderMap, name: &'static str) -> Result<&'a str, ApiError> {
+    let value = headers.get(name).ok_or_else(|| {
+        ApiError::BadRequest(format!(
+            "Missing request header `{name}`: every non-GET call must be signed."
+        ))
+    })?;
+    value.to_str().map_err(|_| {
+        ApiError::BadRequest(format!("Request header `{name}` must be printable ASCII."))
+    })
+}
+
+const MAX_DEVICE_ID: usize = 128;
+
+/// Check the SPEC §7 headers of a call to `path` (the part after `/api`).
+pub fn verify(
+    state: &AppState,
+    headers: &HeaderMap,
+    path: &str,
+    now: i64,
+) -> Result<(DeviceBase, Option<String>), ApiError> {
+    let base = header(headers, "base")?;
+    let timestamp = header(headers, "timestamp")?;
+    let nonce = header(headers, "nonce")?;
+    let sign = header(headers, "sign")?;
+    if base.len() > 4096 {
+        return Err(ApiError::BadRequest(
+            "Request header `base` is longer than 4096 bytes.".into(),
+        ));
+    }
+    let device: DeviceBase = serde_json::from_str(base).map_err(|e| {
+        ApiError::BadRequest(format!(
+            "Request header `base` must be JSON with a `device_id` string: {e}."
+        ))
+    })?;
+    let device_id = device.device_id.as_str();
+    if device_id.is_empty()
+        || device_id.len() > MAX_DEVICE_ID
+        || !device_id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
+    {
+        return Err(ApiError::BadRequest(format!(
+            "`device_id` in header `base` must be 1 to {MAX_DEVICE_ID} letters, digits or - _ . :"
+        )));
+    }
+    let expected = request_sign(base, path, &state.config.sign_word, device_id);
+    if !sign.eq_ignore_ascii_case(&expected) {
+        return Err(ApiError::BadRequest(
+            "Request signature does not match: `sign` must be the uppercase MD5 of base + path + sign word + device id."
+                .into(),
+        ));
+    }
+    let ts: i64 = timestamp.parse().map_err(|_| {
+        ApiError::BadRequest("Request header `timestamp` must be milliseconds since 1970.".into())
+    })?;
+    let window = state.config.timestamp_window_ms;
+    if (now - ts).abs() > window {
+        return Err(ApiError::BadRequest(format!(
+            "Request timestamp is more than {} seconds from server time; check the device clock.",
+            window / 1000
+        )));
+    }
+    if !is_valid_request_nonce(nonce) {
+        return Err(ApiError::BadRequest(
+            "Request header `nonce` must be 10 letters or digits.".into(),
+        ));
+    }
+    if !state.nonces.first_use(device_id, nonce, now) {
+        return Err(ApiError::BadRequest(
+            "This nonce was already used: every request needs a new nonce.".into(),
+        ));
+    }
+    let token = headers
+        .get("token")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string);
+    Ok((device, token))
+}
+
+/// Parse a JSON body into `T`; errors name the field and what was expected.
+pub fn parse_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // SPEC §5.2: non-GET requests carry a body; an empty one means `{}`.
+    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        bytes
+    };
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let parsed: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        match inner.classify() {
+            serde_json::error::Category::Data if path != "." && !path.is_empty() => {
+                ApiError::BadRequest(format!("Field `{path}`: {}.", strip_position(&inner)))
+            }
+            serde_json::error::Category::Data => {
+                ApiError::BadRequest(format!("Request body: {}.", strip_position(&inner)))
+            }
+            _ => ApiError::BadRequest(format!("Malformed JSON body: {inner}.")),
+        }
+    })?;
+    de.end()
+        .map_err(|e| ApiError::BadRequest(format!("Malformed JSON body: {e}.")))?;
+    Ok(parsed)
+}
+
+fn strip_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.find(" at line ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+impl<T: DeserializeOwned + Send> FromRequest<AppState> for Signed<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
+        let (parts, body) = req.into_parts();
+        let limit = state.config.body_limit;
+        let declared = parts
+            .headers
+            .get(axum::http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<usize>().ok());
+        if declared.is_some_and(|n| n > limit) {
+            return Err(ApiError::PayloadTooLarge(limit));
+        }
+        let path = parts
+            .uri
+            .path()
+            .strip_prefix("/api")
+            .unwrap_or(parts.uri.path());
+        let (device, token) = verify(state, &parts.headers, path, now_ms())?;
+        let bytes = axum::body::to_bytes(body, limit).await.map_err(|e| {
+            if std::error::Error::source(&e)
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
+            {
+                ApiError::PayloadTooLarge(limit)
+            } else {
+                ApiError::BadRequest("The request body could not be read.".into())
+            }
+        })?;
+        Ok(Signed {
+            device,
+            token,
+            body: parse_body(&bytes)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Loc {
+        lat: f64,
+        #[serde(default)]
+        city: Option<String>,
+    }
+
+    fn err(body: &str) -> String {
+        match parse_body::<Loc>(body.as_bytes()) {
+            Err(ApiError::BadRequest(m)) => m,
+            other => panic!("expected a 400, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn wrong_field_type_names_the_field() {
+        assert_eq!(
+            err(r#"{"lat":"north"}"#),
+            "Field `lat`: invalid type: string \"north\", expected f64."
+        );
+    }
+
+    #[test]
+    fn missing_field_is_named() {
+        assert_eq!(
+            err(r#"{"city":"Ottawa"}"#),
+            "Request body: missing field `lat`."
+        );
+    }
+
+    #[test]
+    fn malformed_json_says_where() {
+        assert!(err(r#"{"lat": 1,"#).starts_with("Malformed JSON body: EOF while parsing"));
+        assert!(err(r#"{"lat": 1} x"#).starts_with("Malformed JSON body: trailing characters"));
+    }
+
+    #[test]
+    fn spec_5_2_empty_body_is_an_empty_object() {
+        #[derive(Deserialize)]
+        struct Empty {}
+        assert!(parse_body::<Empty>(b"").is_ok());
+        assert!(parse_body::<Empty>(b"  ").is_ok());
+    }
+}

@@ -1,0 +1,96 @@
+//! Shared state of the HTTP layer and its configuration.
+
+use crate::metrics::Metrics;
+use crate::nonces::NonceCache;
+use crate::pages::shell::Shell;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use store::Store;
+
+/// A configured redirect (SPEC §2: route rules may redirect a path, also to an
+/// external address).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct RouteRule {
+    /// The exact path, e.g. `/old-page` or `/fr/ancienne-page`.
+    pub from: String,
+    /// A path on this site or an absolute `https://` address.
+    pub to: String,
+    /// 301, 302, 307 or 308; default 302.
+    #[serde(default = "default_redirect_status")]
+    pub status: u16,
+}
+
+fn default_redirect_status() -> u16 {
+    302
+}
+
+/// The HTTP layer's settings (the binary fills them from flags and environment).
+#[derive(Debug, Clone)]
+pub struct ApiConfig {
+    /// The word mixed into request signatures (`LOCALWIRE_SIGN_WORD`).
+    pub sign_word: String,
+    /// Absolute base address for canonical and alternate links, e.g.
+    /// `https://news.example.org`. When unset, the request's Host is used.
+    pub public_url: Option<String>,
+    pub route_rules: Vec<RouteRule>,
+    /// Largest request body accepted, in bytes.
+    pub body_limit: usize,
+    /// How long a session token lives.
+    pub session_ttl_ms: i64,
+    /// How far a request timestamp may be from server time.
+    pub timestamp_window_ms: i64,
+}
+
+impl Default for ApiConfig {
+    fn default() -> Self {
+        ApiConfig {
+            sign_word: DEFAULT_SIGN_WORD.into(),
+            public_url: None,
+            route_rules: Vec::new(),
+            body_limit: 64 * 1024,
+            session_ttl_ms: 365 * 24 * 3600 * 1000,
+            timestamp_window_ms: 300_000,
+        }
+    }
+}
+
+/// The documented default sign word (README). Anti-tamper, not a secret (D6).
+pub const DEFAULT_SIGN_WORD: &str = "localwire";
+
+#[derive(Clone)]
+pub struct AppState(pub Arc<Inner>);
+
+pub struct Inner {
+    pub store: Arc<dyn Store>,
+    pub config: ApiConfig,
+    pub nonces: NonceCache,
+    pub shell: Shell,
+    pub metrics: Metrics,
+}
+
+impl AppState {
+    pub fn new(store: Arc<dyn Store>, config: ApiConfig) -> AppState {
+        let nonces = NonceCache::new(config.timestamp_window_ms);
+        AppState(Arc::new(Inner {
+            store,
+            nonces,
+            shell: Shell::load(),
+            metrics: Metrics::default(),
+            config,
+        }))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}

@@ -1,0 +1,137 @@
+//! Command line and environment: one typed struct per subcommand, every field
+//! settable by an environment variable (shown in `--help`).
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "localwire",
+    version,
+    about = "Localwire: a self-hostable local news reader for the US and Canada."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub log: LogArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Serve the web app and the API (runs migrations first).
+    Serve(ServeArgs),
+    /// Run the database migrations and exit.
+    Migrate(StoreArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct LogArgs {
+    /// Log filter, e.g. `info` or `api=debug,info`.
+    #[arg(
+        long = "log",
+        global = true,
+        env = "LOCALWIRE_LOG",
+        default_value = "info"
+    )]
+    pub filter: String,
+    /// `text` or `json` (one JSON object per line).
+    #[arg(
+        long = "log-format",
+        global = true,
+        env = "LOCALWIRE_LOG_FORMAT",
+        default_value = "text"
+    )]
+    pub format: String,
+}
+
+#[derive(Args, Debug)]
+pub struct StoreArgs {
+    /// Where the SQLite database (and later caches) live.
+    #[arg(long, env = "LOCALWIRE_DATA_DIR", default_value = "./localwire-data")]
+    pub data_dir: PathBuf,
+    /// `sqlite:…` or `postgres://…`; overrides the SQLite file in the data directory.
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "LOCALWIRE_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// Ingest the built-in demo corpus (data/demo) so the app has news offline.
+    #[arg(long, env = "LOCALWIRE_DEMO")]
+    pub demo: bool,
+    /// Word mixed into request signatures. Ships in the web app: an anti-tamper
+    /// check, not a secret.
+    #[arg(long, env = "LOCALWIRE_SIGN_WORD", default_value = api::state::DEFAULT_SIGN_WORD)]
+    pub sign_word: String,
+    /// Public base address for canonical links, e.g. https://news.example.org
+    #[arg(long, env = "LOCALWIRE_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Route rules as JSON: [{"from":"/old","to":"https://…","status":301}]
+    #[arg(long, env = "LOCALWIRE_ROUTE_RULES")]
+    pub route_rules: Option<String>,
+    /// Largest accepted request body, in bytes.
+    #[arg(long, env = "LOCALWIRE_BODY_LIMIT", default_value_t = 64 * 1024)]
+    pub body_limit: usize,
+    /// Session lifetime in days.
+    #[arg(long, env = "LOCALWIRE_SESSION_DAYS", default_value_t = 365)]
+    pub session_days: i64,
+}
+
+impl ServeArgs {
+    pub fn api_config(&self) -> Result<api::ApiConfig> {
+        let route_rules: Vec<api::RouteRule> = match self
+            .route_rules
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            Some(json) => serde_json::from_str(json)
+                .context("LOCALWIRE_ROUTE_RULES must be a JSON list of {from, to, status}")?,
+            None => Vec::new(),
+        };
+        for rule in &route_rules {
+            anyhow::ensure!(
+                rule.from.starts_with('/'),
+                "route rule `from` must start with /: {}",
+                rule.from
+            );
+            anyhow::ensure!(
+                matches!(rule.status, 301 | 302 | 307 | 308),
+                "route rule status must be 301, 302, 307 or 308: {}",
+                rule.status
+            );
+        }
+        anyhow::ensure!(
+            self.session_days > 0,
+            "LOCALWIRE_SESSION_DAYS must be positive"
+        );
+        Ok(api::ApiConfig {
+            sign_word: self.sign_word.clone(),
+            public_url: self.public_url.clone().filter(|u| !u.trim().is_empty()),
+            route_rules,
+            body_limit: self.body_limit,
+            session_ttl_ms: self.session_days.saturating_mul(24 * 3600 * 1000),
+            ..api::ApiConfig::default()
+        })
+    }
+}
+
+pub fn init_logging(log: &LogArgs) {
+    let filter = tracing_subscriber::EnvFilter::try_new(&log.filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if log.format.eq_ignore_ascii_case("json") {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
