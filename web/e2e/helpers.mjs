@@ -1,0 +1,157 @@
+// Shared set-up for the end-to-end journeys: start the real `localwire` binary on a free
+// port with a fresh data directory, and one headless Chromium per test file.
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const screenshotDir = join(webDir, 'e2e', 'screenshots');
+export const binary = resolve(webDir, process.env.LOCALWIRE_BIN ?? '../target/release/localwire');
+export const signWord = process.env.LOCALWIRE_SIGN_WORD ?? 'localwire';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts `localwire serve` and waits for GET /healthz to answer 200 (at most 60 s). */
+export async function startServer() {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'localwire-e2e-'));
+  const output = [];
+  const child = spawn(binary, ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir], {
+    env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn' },
+  });
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  let exited = null;
+  child.on('exit', (code, signal) => {
+    exited = { code, signal };
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited) {
+      throw new Error(
+        `localwire exited early (${JSON.stringify(exited)}):\n${Buffer.concat(output)}`,
+      );
+    }
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`localwire did not become healthy:\n${Buffer.concat(output)}`);
+    }
+    await sleep(100);
+  }
+  return {
+    url,
+    output: () => Buffer.concat(output).toString(),
+    async stop() {
+      if (!exited) {
+        const done = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await done;
+        clearTimeout(timer);
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser() {
+  await mkdir(screenshotDir, { recursive: true });
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** A fresh context: its own cookies, English browser, collecting CSP and console errors. */
+export async function newPage(browser, options = {}) {
+  const context = await browser.newContext({ locale: 'en-US', ...options });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(String(error)));
+  return { context, page, problems };
+}
+
+export async function cookieValue(context, name) {
+  const cookies = await context.cookies();
+  return cookies.find((c) => c.name === name);
+}
+
+/** Waits until the page has set a cookie (the SPA's app init writes them). */
+export async function waitForCookie(context, name, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const cookie = await cookieValue(context, name);
+    if (cookie?.value) return cookie;
+    if (Date.now() > deadline) throw new Error(`cookie ${name} was not set`);
+    await sleep(100);
+  }
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A signed non-GET API call, built as SPEC §7 / D6 describe it, independent of the SPA. */
+export async function signedPost(baseUrl, path, { deviceId, token, body = {} }) {
+  const base = JSON.stringify({
+    device_id: deviceId,
+    os: 3,
+    app_lang: 'en',
+    package_name: 'localwire.web',
+    country: 'US',
+    app_version: '30010200',
+    time_zone: 'GMT+00:00',
+  });
+  const nonce = Array.from(randomBytes(10), (b) => ALPHANUMERIC[b % 62]).join('');
+  const sign = createHash('md5')
+    .update(base + path + signWord + deviceId)
+    .digest('hex')
+    .toUpperCase();
+  const headers = {
+    'content-type': 'application/json',
+    base,
+    timestamp: String(Date.now()),
+    nonce,
+    sign,
+  };
+  if (token) headers.token = token;
+  const response = await fetch(`${baseUrl}/api${path}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}

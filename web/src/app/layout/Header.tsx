@@ -1,0 +1,40 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { cityShow } from '../../features/user';
+import { localizePath } from '../../lib/locale';
+import { useRouteHandle, useServices, useUser } from '../context';
+import { LocaleSwitcher } from './LocaleSwitcher';
+import { Logo } from './Logo';
+
+/** §3.3 cityShow of the user, else of the stored settings. */
+function useCityLabel(): string | null {
+  const user = useUser();
+  const { settings } = useServices();
+  const fromUser = user ? user.city_show || cityShow(user.city, user.admin_code) : '';
+  return fromUser || cityShow(settings.get('city') ?? '', settings.get('adminCode') ?? '') || null;
+}
+
+export function Header() {
+  const { t } = useTranslation();
+  const { locale } = useRouteHandle();
+  const city = useCityLabel();
+  return (
+    <header className="site-header">
+      <Link className="brand" to={localizePath(locale, '/')}>
+        <Logo />
+        <span className="brand__name">{t('App_Name')}</span>
+      </Link>
+      <p className="site-header__city">
+        <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+          <path
+            fill="currentColor"
+            d="M12 2a7 7 0 0 0-7 7c0 5.3 7 13 7 13s7-7.7 7-13a7 7 0 0 0-7-7Zm0 9.5A2.5 2.5 0 1 1 12 6.5a2.5 2.5 0 0 1 0 5Z"
+          />
+        </svg>
+        <span className="visually-hidden">{t('Web_YourCity')}: </span>
+        <span>{city ?? t('Web_CityUnknown')}</span>
+      </p>
+      <LocaleSwitcher />
+    </header>
+  );
+}

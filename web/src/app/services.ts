@@ -1,0 +1,178 @@
+/**
+ * The app's long-lived objects, created once at boot (and per test): API client,
+ * settings, query client, session, build watch and route rules.
+ */
+import { QueryClient } from '@tanstack/react-query';
+import i18next from 'i18next';
+import { createApiClient, DEFAULT_SIGN_WORD, type ApiClient } from '../lib/api';
+import { acquisitionChannel } from '../lib/channel';
+import type { CookieJar } from '../lib/cookies';
+import { DEFAULT_COUNTRY, DEFAULT_LOCALE } from '../lib/locale';
+import type { RouteRule } from '../lib/routeRules';
+import { createAppSettings, type AppSettings } from '../lib/settings';
+import {
+  createBuildWatch,
+  fetchBuildManifest,
+  isSlowConnection,
+  MANIFEST_DELAY_MS,
+  type BuildWatch,
+} from '../features/build/buildWatch';
+import { emitPopup } from '../features/popup';
+import {
+  appConfigKey,
+  createSession,
+  fetchAppConfig,
+  userQueryKey,
+  type AppConfig,
+  type Session,
+  type User,
+} from '../features/user';
+import { readBuildId, type Payload } from './payload';
+
+export interface ServicesOptions {
+  payload: Payload | null;
+  /** The URL the app started on (channel and c are read from it, SPEC §2.20). */
+  initialUrl: URL;
+  fetch?: typeof fetch;
+  cookieJar?: CookieJar;
+  browserLanguages?: readonly string[];
+  buildId?: string;
+  /** Full page load, for new builds, external route rules and failed chunks. */
+  hardNavigate?: (href: string) => void;
+  connection?: { effectiveType?: string; saveData?: boolean };
+  signWord?: string;
+}
+
+export interface Services {
+  api: ApiClient;
+  settings: AppSettings;
+  queryClient: QueryClient;
+  session: Session;
+  payload: Payload | null;
+  buildWatch: BuildWatch | null;
+  browserLanguages: readonly string[];
+  hardNavigate: (href: string) => void;
+  routeRules: () => readonly RouteRule[];
+  setRouteRules: (rules: readonly RouteRule[]) => void;
+  /** The start-up flow (§7.17); resolves with the user, or undefined if the server failed. */
+  ready: Promise<User | undefined>;
+  currentUser: () => Promise<User | undefined>;
+  getConfig: () => Promise<AppConfig>;
+  /** True exactly once: for the first navigation of this page load. */
+  takeFirstNavigation: () => boolean;
+  /** Applies a `c` code to the user's location (§4.3), reporting failure in a popup. */
+  applyLocaleCode: (code: string) => Promise<void>;
+  /** The `visit` cookie as it was before this page load (§4.9). */
+  previousVisit: string | undefined;
+  start: () => () => void;
+}
+
+export function createServices(options: ServicesOptions): Services {
+  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const settings = createAppSettings(options.cookieJar);
+  const queryClient = new QueryClient({
+    defaultOptions: {
+      // The API client owns the retry policy (§7.19).
+      queries: { retry: false, staleTime: 60_000, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+  const api = createApiClient({
+    fetch: fetchImpl,
+    signWord: options.signWord ?? DEFAULT_SIGN_WORD,
+    context: () => ({
+      deviceId: settings.get('deviceId') ?? '',
+      appLang: settings.get('lng') ?? options.payload?.locale ?? DEFAULT_LOCALE,
+      country: settings.get('iso') ?? options.payload?.country ?? DEFAULT_COUNTRY,
+      token: settings.get('token'),
+    }),
+  });
+  const getConfig = () =>
+    queryClient.fetchQuery({
+      queryKey: appConfigKey,
+      queryFn: () => fetchAppConfig(api),
+      staleTime: Infinity,
+    });
+  const session = createSession({
+    api,
+    settings,
+    getUser: () => queryClient.getQueryData<User>(userQueryKey) ?? undefined,
+    setUser: (user) => queryClient.setQueryData(userQueryKey, user),
+    getConfig,
+  });
+
+  const buildId = options.buildId ?? readBuildId(options.payload);
+  const buildWatch = buildId ? createBuildWatch({ currentId: buildId, fetch: fetchImpl }) : null;
+  let rules: readonly RouteRule[] = [];
+  const hardNavigate = options.hardNavigate ?? ((href: string) => window.location.assign(href));
+
+  let resolveReady!: (user: User | undefined) => void;
+  const ready = new Promise<User | undefined>((resolve) => {
+    resolveReady = resolve;
+  });
+
+  let firstNavigation = true;
+  const previousVisit = settings.get('visit');
+  const pendingCodes = new Map<string, Promise<void>>();
+
+  const services: Services = {
+    api,
+    settings,
+    queryClient,
+    session,
+    payload: options.payload,
+    buildWatch,
+    browserLanguages: options.browserLanguages ?? [],
+    hardNavigate,
+    routeRules: () => rules,
+    setRouteRules: (next) => {
+      rules = next;
+    },
+    ready,
+    currentUser: async () => (await ready) ?? undefined,
+    getConfig,
+    previousVisit,
+    takeFirstNavigation: () => {
+      const first = firstNavigation;
+      firstNavigation = false;
+      return first;
+    },
+    applyLocaleCode: (code) => {
+      const pending = pendingCodes.get(code);
+      if (pending) return pending;
+      const run = ready
+        .then(() => session.applyLocaleCode(code))
+        .then((ok) => {
+          if (ok === false) emitPopup({ text: i18next.t('Web_LocationFailed'), kind: 'error' });
+        })
+        .finally(() => pendingCodes.delete(code));
+      pendingCodes.set(code, run);
+      return run;
+    },
+    start: () => {
+      const channel = acquisitionChannel(options.initialUrl.searchParams);
+      session
+        .startup({ channel, c: options.initialUrl.searchParams.get('c') })
+        .then(
+          (user) => resolveReady(user),
+          (error: unknown) => {
+            // The server could not create a session: the app still renders, as a guest.
+            console.error('init error', error);
+            resolveReady(undefined);
+          },
+        )
+        .finally(() => settings.markVisit());
+
+      const stops: Array<() => void> = [];
+      if (buildWatch) stops.push(buildWatch.start());
+      if (buildId && !isSlowConnection(options.connection)) {
+        const timer = setTimeout(() => {
+          fetchBuildManifest(buildId, fetchImpl).then(services.setRouteRules, () => undefined);
+        }, MANIFEST_DELAY_MS);
+        stops.push(() => clearTimeout(timer));
+      }
+      return () => stops.forEach((stop) => stop());
+    },
+  };
+  return services;
+}

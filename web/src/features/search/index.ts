@@ -1,0 +1,2 @@
+export { SearchForm } from './SearchForm';
+export { SearchScreen } from './SearchScreen';

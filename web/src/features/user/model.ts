@@ -1,0 +1,100 @@
+/** SPEC §3.1–§3.4 user and city shapes. */
+import { toMillis, toNumber, toText } from '../../lib/parse';
+
+/** §3.2 account types. */
+export const AccountType = {
+  guest: 0,
+  email: 1,
+  facebook: 2,
+  google: 3,
+  apple: 4,
+  robot: 99,
+} as const;
+
+/** §3.1 user, server form. */
+export interface User {
+  id: number;
+  name: string;
+  photo: string;
+  email: string;
+  is_new_user: number;
+  account_type: number;
+  join_time: number;
+  last_time: number;
+  app_lang: string;
+  postal_code: string;
+  country: string;
+  admin_code: string;
+  city: string;
+  city_show: string;
+  city_id: number;
+  lat: number;
+  lon: number;
+  user_type: number;
+}
+
+export interface LoginResult {
+  user: User;
+  token: string;
+}
+
+/** §3.4 city info. */
+export interface CityInfo {
+  id: number;
+  name: string;
+  iso: string;
+  lang: string;
+  adminCode: string;
+  postalCode: string;
+  lat: number;
+  lon: number;
+}
+
+/** §3.3 the display string "City, AdminCode" (either part may be missing). */
+export function cityShow(city: string, adminCode: string): string {
+  return [city, adminCode].filter((part) => part && part.trim()).join(', ');
+}
+
+/** Reads a user from the server's loosely typed JSON (§3.1, §5.4). */
+export function normalizeUser(raw: unknown): User {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  const city = toText(r.city);
+  const adminCode = toText(r.admin_code);
+  return {
+    id: toNumber(r.id),
+    name: toText(r.name),
+    photo: toText(r.photo),
+    email: toText(r.email),
+    is_new_user: toNumber(r.is_new_user),
+    account_type: toNumber(r.account_type),
+    join_time: toMillis(r.join_time),
+    last_time: toMillis(r.last_time),
+    app_lang: toText(r.app_lang),
+    postal_code: toText(r.postal_code),
+    country: toText(r.country).toUpperCase(),
+    admin_code: adminCode,
+    city,
+    city_show: toText(r.city_show) || cityShow(city, adminCode),
+    city_id: toNumber(r.city_id),
+    lat: toNumber(r.lat),
+    lon: toNumber(r.lon),
+    user_type: toNumber(r.user_type),
+  };
+}
+
+export function isGuest(user: Pick<User, 'account_type'> | null | undefined): boolean {
+  return !user || user.account_type === AccountType.guest;
+}
+
+export function cityFromUser(user: User): CityInfo {
+  return {
+    id: user.city_id,
+    name: user.city,
+    iso: user.country,
+    lang: user.app_lang,
+    adminCode: user.admin_code,
+    postalCode: user.postal_code,
+    lat: user.lat,
+    lon: user.lon,
+  };
+}

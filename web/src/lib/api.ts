@@ -1,0 +1,261 @@
+/**
+ * The one HTTP client of the app (SPEC §5, §7, §8; D5, D6): base URL, request signing,
+ * the `{code, data, message}` envelope, typed errors and the retry policy of §7.19.
+ */
+import { md5 } from './md5';
+
+export const PACKAGE_NAME = 'localwire.web';
+export const APP_VERSION = '30010200';
+export const SIGN_OS = 3;
+export const NONCE_LENGTH = 10;
+export const DEFAULT_SIGN_WORD = 'localwire';
+export const DEFAULT_TIMEOUT_MS = 20_000;
+
+/** §7.19: methods that are retried (once) and the statuses that trigger it. */
+export const RETRIED_METHODS = new Set(['POST', 'PATCH']);
+export const RETRY_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
+
+export const REQUEST_TIMEOUT_MESSAGE = 'Request timeout.';
+
+const STATUS_MESSAGES: Record<number, string> = {
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  500: 'Server Error',
+};
+
+/** §8 status messages: 'Not Found', 'Server Error', 'Forbidden', 'Unauthorized'. */
+export function statusText(status: number): string | undefined {
+  return STATUS_MESSAGES[status];
+}
+
+/** §8: the message for a failed call: fixed texts for 401/403/404/500, else the server's. */
+export function errorMessage(status: number, serverMessage?: unknown): string {
+  const fixed = STATUS_MESSAGES[status];
+  if (fixed) return fixed;
+  if (typeof serverMessage === 'string' && serverMessage.trim() !== '') return serverMessage;
+  return 'Unknown Error';
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  /** The envelope's code (D5: equals the HTTP status on errors), when there was one. */
+  readonly code: number | undefined;
+  readonly data: unknown;
+  readonly url: string;
+
+  constructor(init: {
+    status: number;
+    message: string;
+    code?: number;
+    data?: unknown;
+    url: string;
+  }) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.data = init.data;
+    this.url = init.url;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+export type QueryValue = string | number | boolean | null | undefined | readonly unknown[];
+
+/** §5.3: array parameters are repeated `key[]=` entries, each element JSON-encoded. */
+export function buildQuery(params: Record<string, QueryValue> | undefined): string {
+  if (!params) return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) search.append(`${key}[]`, JSON.stringify(item));
+    } else {
+      search.append(key, String(value));
+    }
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** "GMT+01:00" for a zone one hour east of UTC (`Date#getTimezoneOffset` is -60 there). */
+export function gmtOffset(timezoneOffsetMinutes: number): string {
+  const east = -timezoneOffsetMinutes;
+  const sign = east < 0 ? '-' : '+';
+  const abs = Math.abs(east);
+  const hours = String(Math.floor(abs / 60)).padStart(2, '0');
+  const minutes = String(abs % 60).padStart(2, '0');
+  return `GMT${sign}${hours}:${minutes}`;
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export function randomAlphanumeric(length: number): string {
+  const bytes = new Uint8Array(length);
+  crypto.getRandomValues(bytes);
+  let out = '';
+  // 62 does not divide 256, so reject the top values to keep the draw uniform.
+  for (let i = 0; out.length < length; i++) {
+    if (i >= bytes.length) {
+      crypto.getRandomValues(bytes);
+      i = 0;
+    }
+    if (bytes[i] < 248) out += ALPHANUMERIC[bytes[i] % 62];
+  }
+  return out;
+}
+
+/** D6: uppercase hex MD5 over base header text + path after /api + sign word + device id. */
+export function signature(base: string, path: string, signWord: string, deviceId: string): string {
+  return md5(base + path + signWord + deviceId).toUpperCase();
+}
+
+export interface SigningContext {
+  deviceId: string;
+  appLang: string;
+  country: string;
+  token?: string;
+}
+
+export interface ApiClientOptions {
+  /** Defaults to `/api`. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  signWord?: string;
+  /** Read at every call, so a new token or language is used at once. */
+  context: () => SigningContext;
+  now?: () => number;
+  nonce?: () => string;
+  timezoneOffset?: () => number;
+  timeoutMs?: number;
+}
+
+export interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface ApiClient {
+  request<T>(method: string, path: string, options?: RequestOptions): Promise<T>;
+  get<T>(path: string, query?: Record<string, QueryValue>): Promise<T>;
+  post<T>(path: string, body?: unknown): Promise<T>;
+}
+
+interface Envelope {
+  code?: unknown;
+  data?: unknown;
+  message?: unknown;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const baseUrl = (options.baseUrl ?? '/api').replace(/\/$/, '');
+  const signWord = options.signWord ?? DEFAULT_SIGN_WORD;
+  const now = options.now ?? Date.now;
+  const nonce = options.nonce ?? (() => randomAlphanumeric(NONCE_LENGTH));
+  const timezoneOffset = options.timezoneOffset ?? (() => new Date().getTimezoneOffset());
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
+  function headersFor(method: string, path: string): Record<string, string> {
+    const ctx = options.context();
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (ctx.token) headers.token = ctx.token;
+    if (method === 'GET') return headers;
+    const base = JSON.stringify({
+      device_id: ctx.deviceId,
+      os: SIGN_OS,
+      app_lang: ctx.appLang,
+      package_name: PACKAGE_NAME,
+      country: ctx.country,
+      app_version: APP_VERSION,
+      time_zone: gmtOffset(timezoneOffset()),
+    });
+    headers['content-type'] = 'application/json';
+    headers.base = base;
+    headers.timestamp = String(now());
+    headers.nonce = nonce();
+    headers.sign = signature(base, path, signWord, ctx.deviceId);
+    return headers;
+  }
+
+  async function attempt(
+    method: string,
+    path: string,
+    url: string,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: Response; text: string }> {
+    const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const response = await fetchImpl(url, {
+      method,
+      headers: headersFor(method, path),
+      body,
+      credentials: 'same-origin',
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+    return { response, text: await response.text() };
+  }
+
+  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const verb = method.toUpperCase();
+    const url = `${baseUrl}${path}${buildQuery(opts.query)}`;
+    // §5.2: every non-GET request carries a JSON body, `{}` when there is none.
+    const body = verb === 'GET' || verb === 'HEAD' ? undefined : JSON.stringify(opts.body ?? {});
+    const maxAttempts = RETRIED_METHODS.has(verb) ? 2 : 1;
+
+    let result: { response: Response; text: string } | undefined;
+    for (let n = 1; n <= maxAttempts; n++) {
+      try {
+        result = await attempt(verb, path, url, body, opts.signal);
+      } catch (error) {
+        if (opts.signal?.aborted) throw error;
+        // No answer at all (network failure or our own timeout).
+        throw new ApiError({ status: 0, message: REQUEST_TIMEOUT_MESSAGE, url });
+      }
+      if (n < maxAttempts && RETRY_STATUSES.has(result.response.status)) continue;
+      break;
+    }
+    const { response, text } = result!;
+
+    if (text.trim() === '') {
+      throw new ApiError({ status: response.status, message: REQUEST_TIMEOUT_MESSAGE, url });
+    }
+
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(text) as Envelope;
+    } catch {
+      const status = response.ok ? 500 : response.status;
+      throw new ApiError({ status, message: errorMessage(status), url });
+    }
+    if (envelope === null || typeof envelope !== 'object') {
+      const status = response.ok ? 500 : response.status;
+      throw new ApiError({ status, message: errorMessage(status), url });
+    }
+
+    const code = typeof envelope.code === 'number' ? envelope.code : Number(envelope.code);
+    // §7.19: statuses 400–599 are errors; §5.1: so is any non-zero code.
+    if (response.status >= 400 || code !== 0) {
+      const status = response.status >= 400 ? response.status : Number.isFinite(code) ? code : 500;
+      throw new ApiError({
+        status,
+        code: Number.isFinite(code) ? code : undefined,
+        message: errorMessage(status, envelope.message),
+        data: envelope.data,
+        url,
+      });
+    }
+    return envelope.data as T;
+  }
+
+  return {
+    request,
+    get: (path, query) => request('GET', path, { query }),
+    post: (path, body) => request('POST', path, { body }),
+  };
+}

@@ -1,0 +1,8 @@
+import { useTranslation } from 'react-i18next';
+import { StoryListScreen } from '../../components/Screen';
+
+/** SPEC §2.2 signed-in reader area. Its list endpoint is a later issue. */
+export default function UserReaction() {
+  const { t } = useTranslation();
+  return <StoryListScreen emptyTitle={t('Empty_Reactions')} />;
+}
