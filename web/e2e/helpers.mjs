@@ -91,7 +91,10 @@ export async function startServer() {
 
 export async function launchBrowser() {
   await mkdir(screenshotDir, { recursive: true });
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
 }
 
 /** A fresh context: its own cookies, English browser, collecting CSP and console errors. */

@@ -46,7 +46,8 @@ for (const marker of ['<html lang="en" dir="ltr">', '<!--lw:head-->', '<!--lw:pa
 if (html.indexOf('<!--lw:payload-->') > html.indexOf('<script type="module"')) {
   shellProblems.push('<!--lw:payload--> must come before the module script');
 }
-if (/<style|\sstyle=|<title/i.test(html)) shellProblems.push('inline style or <title> in the shell');
+if (/<style|\sstyle=|<title/i.test(html))
+  shellProblems.push('inline style or <title> in the shell');
 for (const tag of html.match(/<script\b[^>]*>/gi) ?? []) {
   if (!/\bsrc=/.test(tag)) shellProblems.push(`inline script: ${tag}`);
 }

@@ -1,5 +1,6 @@
 -- Users in the spec's server form (SPEC §3.1), the devices that own guest users,
 -- sessions (only the SHA-256 of each token is stored) and app settings.
+-- Sessions are looked up by token hash only; indexes for clean-up come with clean-up.
 CREATE TABLE users (
     id           BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     name         TEXT    NOT NULL DEFAULT '',
@@ -35,8 +36,6 @@ CREATE TABLE sessions (
     created_at BIGINT  NOT NULL,
     expires_at BIGINT  NOT NULL
 );
-CREATE INDEX sessions_by_user ON sessions (user_id);
-CREATE INDEX sessions_by_expiry ON sessions (expires_at);
 
 CREATE TABLE app_settings (
     key        TEXT    PRIMARY KEY,

@@ -1,5 +1,6 @@
 -- Users in the spec's server form (SPEC §3.1), the devices that own guest users,
 -- sessions (only the SHA-256 of each token is stored) and app settings.
+-- Sessions are looked up by token hash only; indexes for clean-up come with clean-up.
 CREATE TABLE users (
     id           INTEGER PRIMARY KEY AUTOINCREMENT,
     name         TEXT    NOT NULL DEFAULT '',
@@ -26,7 +27,7 @@ CREATE TABLE devices (
     channel    TEXT    NOT NULL DEFAULT '',
     created_at INTEGER NOT NULL,
     last_seen  INTEGER NOT NULL
-);
+) WITHOUT ROWID;
 
 CREATE TABLE sessions (
     token_hash TEXT    PRIMARY KEY,
@@ -34,9 +35,7 @@ CREATE TABLE sessions (
     device_id  TEXT    NOT NULL,
     created_at INTEGER NOT NULL,
     expires_at INTEGER NOT NULL
-);
-CREATE INDEX sessions_by_user ON sessions (user_id);
-CREATE INDEX sessions_by_expiry ON sessions (expires_at);
+) WITHOUT ROWID;
 
 CREATE TABLE app_settings (
     key        TEXT    PRIMARY KEY,

@@ -3,7 +3,8 @@
 //! SQLite allows one writer at a time. Rather than let many connections fight over the
 //! write lock (and sleep in the busy handler), all writes go through a pool of exactly
 //! one connection, which queues fairly; reads use their own pool and never wait for
-//! writes in WAL mode.
+//! writes in WAL mode. Guest sessions, the hot write, are group-committed
+//! ([`guest_writer`]).
 
 use async_trait::async_trait;
 use domain::user::{UserServer, timestamp_millis};
@@ -12,6 +13,9 @@ use sqlx::sqlite::{
     SqliteSynchronous,
 };
 use sqlx::{Row, Sqlite, Transaction};
+mod guest_writer;
+
+use guest_writer::GuestWriter;
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
@@ -32,9 +36,10 @@ macro_rules! user_columns {
 pub struct SqliteStore {
     reader: SqlitePool,
     writer: SqlitePool,
+    guests: GuestWriter,
 }
 
-fn db(e: sqlx::Error) -> StoreError {
+pub(crate) fn db(e: sqlx::Error) -> StoreError {
     StoreError::Database(e.to_string())
 }
 
@@ -59,10 +64,13 @@ impl SqliteStore {
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5))
             .pragma("temp_store", "memory");
+        // The writer never checkpoints: copying the WAL into the database (and its
+        // fsync) would stall every write queued behind it. A separate connection
+        // checkpoints in the background instead.
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
             .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options.clone())
+            .connect_with(options.clone().pragma("wal_autocheckpoint", "0"))
             .await
             .map_err(db)?;
         sqlx::migrate!("./migrations")
@@ -72,14 +80,44 @@ impl SqliteStore {
         let reader = SqlitePoolOptions::new()
             .max_connections(4)
             .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options.read_only(true))
+            .connect_with(options.clone().read_only(true))
             .await
             .map_err(db)?;
-        Ok(SqliteStore { reader, writer })
+        let checkpointer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone())
+            .await
+            .map_err(db)?;
+        tokio::spawn(checkpoint_periodically(checkpointer));
+        let guests = GuestWriter::spawn(writer.clone());
+        Ok(SqliteStore {
+            reader,
+            writer,
+            guests,
+        })
     }
 }
 
-fn user_from_row(row: &SqliteRow) -> std::result::Result<UserServer, sqlx::Error> {
+/// Copy the WAL into the database every second, without blocking the writer
+/// (PASSIVE), and truncate it when it has grown large and no reader holds it.
+async fn checkpoint_periodically(pool: SqlitePool) {
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .execute(&pool)
+            .await
+        {
+            tracing::warn!(error = %e, "SQLite checkpoint failed; will retry");
+        }
+        if pool.is_closed() {
+            return;
+        }
+    }
+}
+
+pub(crate) fn user_from_row(row: &SqliteRow) -> std::result::Result<UserServer, sqlx::Error> {
     Ok(UserServer {
         id: row.try_get("id")?,
         name: row.try_get("name")?,
@@ -132,84 +170,7 @@ impl Store for SqliteStore {
     }
 
     async fn start_guest_session(&self, req: &GuestSessionRequest) -> Result<GuestSession> {
-        let mut tx = self.writer.begin().await.map_err(db)?;
-        let existing: Option<(i64, i32)> = sqlx::query_as(
-            "SELECT u.id, u.account_type FROM devices d JOIN users u ON u.id = d.user_id WHERE d.device_id = ?",
-        )
-        .bind(&req.device_id)
-        .fetch_optional(&mut *tx)
-        .await
-        .map_err(db)?;
-        let reusable =
-            existing.filter(|(_, account_type)| req.reuse_device_guest && *account_type == 0);
-        let (user_id, is_new_user) = match reusable {
-            Some((id, _)) => {
-                sqlx::query("UPDATE users SET last_time = ? WHERE id = ?")
-                    .bind(req.now_ms)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db)?;
-                sqlx::query("UPDATE devices SET last_seen = ? WHERE device_id = ?")
-                    .bind(req.now_ms)
-                    .bind(&req.device_id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db)?;
-                (id, false)
-            }
-            None => {
-                let g = &req.guest;
-                let id: i64 = sqlx::query_scalar(
-                    "INSERT INTO users (account_type, user_type, join_time, last_time, app_lang, country, postal_code, \
-                     admin_code, city, city_show, city_id, lat, lon) VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                )
-                .bind(g.user_type)
-                .bind(req.now_ms)
-                .bind(req.now_ms)
-                .bind(&g.app_lang)
-                .bind(&g.country)
-                .bind(&g.postal_code)
-                .bind(&g.admin_code)
-                .bind(&g.city)
-                .bind(&g.city_show)
-                .bind(g.city_id)
-                .bind(g.lat)
-                .bind(g.lon)
-                .fetch_one(&mut *tx)
-                .await
-                .map_err(db)?;
-                sqlx::query(
-                    "INSERT INTO devices (device_id, user_id, channel, created_at, last_seen) VALUES (?, ?, ?, ?, ?) \
-                     ON CONFLICT (device_id) DO UPDATE SET user_id = excluded.user_id, last_seen = excluded.last_seen",
-                )
-                .bind(&req.device_id)
-                .bind(id)
-                .bind(&g.channel)
-                .bind(req.now_ms)
-                .bind(req.now_ms)
-                .execute(&mut *tx)
-                .await
-                .map_err(db)?;
-                (id, true)
-            }
-        };
-        sqlx::query("INSERT INTO sessions (token_hash, user_id, device_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
-            .bind(&req.token_hash)
-            .bind(user_id)
-            .bind(&req.device_id)
-            .bind(req.now_ms)
-            .bind(req.expires_at_ms)
-            .execute(&mut *tx)
-            .await
-            .map_err(db)?;
-        let user = user_in_tx(&mut tx, user_id).await.map_err(db)?;
-        tx.commit().await.map_err(db)?;
-        let mut user = user.ok_or_else(|| {
-            StoreError::Database("user vanished inside its own transaction".into())
-        })?;
-        user.is_new_user = i32::from(is_new_user);
-        Ok(GuestSession { user, is_new_user })
+        self.guests.submit(req.clone()).await
     }
 
     async fn session_user(&self, token_hash: &str) -> Result<Option<SessionUser>> {

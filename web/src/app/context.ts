@@ -18,7 +18,7 @@ export function useUser(): User | null {
   const services = useServices();
   const { data } = useQuery({
     queryKey: userQueryKey,
-    queryFn: async () => (await services.ready) ?? null,
+    queryFn: async () => (await services.currentUser()) ?? null,
     staleTime: Infinity,
   });
   return data ?? null;

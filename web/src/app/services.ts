@@ -56,6 +56,7 @@ export interface Services {
   setRouteRules: (rules: readonly RouteRule[]) => void;
   /** The start-up flow (§7.17); resolves with the user, or undefined if the server failed. */
   ready: Promise<User | undefined>;
+  /** The user once start-up is done, as the data layer holds it now. */
   currentUser: () => Promise<User | undefined>;
   getConfig: () => Promise<AppConfig>;
   /** True exactly once: for the first navigation of this page load. */
@@ -129,7 +130,11 @@ export function createServices(options: ServicesOptions): Services {
       rules = next;
     },
     ready,
-    currentUser: async () => (await ready) ?? undefined,
+    currentUser: async () => {
+      const started = await ready;
+      // Later flows (set city, logout) update the cache; it is the latest word.
+      return queryClient.getQueryData<User>(userQueryKey) ?? started;
+    },
     getConfig,
     previousVisit,
     takeFirstNavigation: () => {

@@ -1,0 +1,218 @@
+//! The binary's contract: subcommands, --help, configuration, migrations, graceful
+//! shutdown. Runs the real `localwire` executable.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_localwire"));
+    c.env_remove("DATABASE_URL")
+        .env_remove("LOCALWIRE_ADDR")
+        .env_remove("LOCALWIRE_DATA_DIR");
+    c
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "lw-cli-{name}-{}-{}",
+        std::process::id(),
+        rand_u64()
+    ));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn rand_u64() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64
+}
+
+#[test]
+fn help_on_every_subcommand() {
+    for (args, needles) in [
+        (vec!["--help"], vec!["serve", "migrate"]),
+        (
+            vec!["serve", "--help"],
+            vec![
+                "--addr",
+                "--data-dir",
+                "--demo",
+                "LOCALWIRE_ADDR",
+                "LOCALWIRE_DATA_DIR",
+                "DATABASE_URL",
+                "LOCALWIRE_SIGN_WORD",
+            ],
+        ),
+        (
+            vec!["migrate", "--help"],
+            vec!["--data-dir", "DATABASE_URL"],
+        ),
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        for n in needles {
+            assert!(text.contains(n), "{args:?} help mentions {n}");
+        }
+    }
+}
+
+#[test]
+fn migrate_creates_the_sqlite_file_in_the_data_dir() {
+    let dir = temp_dir("migrate");
+    let out = bin()
+        .args(["migrate", "--data-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Migrations are up to date (sqlite)"));
+    assert!(dir.join("localwire.sqlite").exists());
+    // Running again is a no-op.
+    assert!(
+        bin()
+            .args(["migrate", "--data-dir"])
+            .arg(&dir)
+            .status()
+            .unwrap()
+            .success()
+    );
+}
+
+#[test]
+fn database_url_selects_sqlite_or_postgres_and_rejects_others() {
+    let dir = temp_dir("dburl");
+    let url = format!("sqlite://{}/other.sqlite", dir.display());
+    let out = bin()
+        .arg("migrate")
+        .env("DATABASE_URL", &url)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        dir.join("other.sqlite").exists(),
+        "DATABASE_URL overrides the data dir"
+    );
+
+    let out = bin()
+        .arg("migrate")
+        .env("DATABASE_URL", "mysql://localhost/x")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("DATABASE_URL must start with sqlite: or postgres://")
+    );
+}
+
+#[tokio::test]
+async fn migrate_on_postgres() {
+    let Some(options) = store_postgres::testing::fresh_database().await else {
+        eprintln!("skipped: TEST_DATABASE_URL is not set");
+        return;
+    };
+    let base = std::env::var("TEST_DATABASE_URL").unwrap();
+    let name = options.get_database().unwrap().to_string();
+    let url = match base.rsplit_once('/') {
+        Some((server, _)) => format!("{server}/{name}"),
+        None => panic!("TEST_DATABASE_URL needs a database path"),
+    };
+    let out = bin()
+        .arg("migrate")
+        .env("DATABASE_URL", &url)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(postgres)"));
+}
+
+#[test]
+fn invalid_route_rules_stop_the_start_with_a_clear_message() {
+    let dir = temp_dir("rules");
+    let out = bin()
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(&dir)
+        .env(
+            "LOCALWIRE_ROUTE_RULES",
+            "[{\"from\":\"old\",\"to\":\"/x\"}]",
+        )
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("route rule `from` must start with /"));
+}
+
+#[test]
+fn serve_answers_and_stops_gracefully_on_sigterm() {
+    let dir = temp_dir("serve");
+    let mut child = bin()
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim().rsplit(' ').next().unwrap().to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "{line}");
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+
+    let reply = http_get(&addr, "/healthz");
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "exits cleanly on SIGTERM");
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "stops within 10 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn http_get(addr: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    out
+}

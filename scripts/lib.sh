@@ -1,0 +1,20 @@
+# Shared by scripts/run and scripts/test.
+: "${CARGO_TARGET_DIR:=$PWD/target}"
+export CARGO_TARGET_DIR
+
+step() { printf '\n==> %s\n' "$*"; }
+
+# Install the web app's packages when package-lock.json changed, then build it into
+# web/dist (embedded by the release binary).
+install_web() {
+  if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
+    step "Installing the web app's packages (npm ci)"
+    (cd web && npm ci --no-audit --no-fund --prefer-offline)
+  fi
+}
+
+build_web() {
+  install_web
+  step "Building the web app (web/dist)"
+  (cd web && npm run --silent build)
+}
