@@ -8,8 +8,11 @@ step() { printf '\n==> %s\n' "$*"; }
 # web/dist (embedded by the release binary).
 install_web() {
   if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
-    step "Installing the web app's packages (npm ci)"
-    (cd web && npm ci --no-audit --no-fund --prefer-offline)
+    # `npm install` with the committed lock installs exactly its versions. Not `npm ci`:
+    # the registry here lacks rollup's other-platform optional packages, which makes
+    # `npm ci` reject the lock as out of sync.
+    step "Installing the web app's packages (npm install, from package-lock.json)"
+    (cd web && npm install --no-audit --no-fund --prefer-offline)
   fi
 }
 

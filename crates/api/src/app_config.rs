@@ -70,14 +70,9 @@ pub async fn version(State(state): State<AppState>) -> Response {
 pub async fn build_manifest(State(state): State<AppState>, Path(file): Path<String>) -> Response {
     let id = file.strip_suffix(".json").unwrap_or(&file);
     if id != state.shell.build_id {
-        return (
-            StatusCode::NOT_FOUND,
-            axum::Json(json!({ "error": "no such build" })),
-        )
-            .into_response();
+        return (StatusCode::NOT_FOUND, axum::Json(json!({ "error": "no such build" }))).into_response();
     }
-    let mut res =
-        axum::Json(json!({ "id": id, "route_rules": state.config.route_rules })).into_response();
+    let mut res = axum::Json(json!({ "id": id, "route_rules": state.config.route_rules })).into_response();
     res.headers_mut().insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("public, max-age=31536000, immutable"),

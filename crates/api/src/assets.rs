@@ -43,9 +43,7 @@ pub fn asset_key(path: &str) -> Option<&str> {
         && key != "index.html"
         && !key.contains('\\')
         && !key.bytes().any(|b| b.is_ascii_control())
-        && key
-            .split('/')
-            .all(|s| !s.is_empty() && s != "." && s != "..");
+        && key.split('/').all(|s| !s.is_empty() && s != "." && s != "..");
     safe.then_some(key)
 }
 
@@ -75,11 +73,7 @@ pub fn serve(path: &str, headers: &HeaderMap) -> Option<Response> {
     let key = asset_key(path)?;
     let file = WebDist::get(key)?;
     let etag = format!("\"{}\"", hex::encode(&file.metadata.sha256_hash()[..12]));
-    let cache = if key.starts_with("assets/") {
-        IMMUTABLE
-    } else {
-        SHORT
-    };
+    let cache = if key.starts_with("assets/") { IMMUTABLE } else { SHORT };
     let mut res = if headers
         .get(header::IF_NONE_MATCH)
         .is_some_and(|v| v.as_bytes() == etag.as_bytes())
@@ -99,10 +93,8 @@ pub fn serve(path: &str, headers: &HeaderMap) -> Option<Response> {
             }
             None => body(file.data).into_response(),
         };
-        res.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static(content_type(key)),
-        );
+        res.headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type(key)));
         res
     };
     let h = res.headers_mut();
@@ -134,10 +126,7 @@ mod tests {
             assert_eq!(asset_key(bad), None, "{bad:?}");
         }
         assert_eq!(asset_key("/assets/app-1a2b.js"), Some("assets/app-1a2b.js"));
-        assert_eq!(
-            asset_key("/static/country/us.png"),
-            Some("static/country/us.png")
-        );
+        assert_eq!(asset_key("/static/country/us.png"), Some("static/country/us.png"));
     }
 
     #[test]

@@ -8,20 +8,15 @@ use serde_json::json;
 
 /// A success: code 0 and the data.
 pub fn ok<T: Serialize>(data: T) -> Response {
-    json_response(
-        StatusCode::OK,
-        &json!({ "code": 0, "data": data, "message": "ok" }),
-    )
+    json_response(StatusCode::OK, &json!({ "code": 0, "data": data, "message": "ok" }))
 }
 
 pub fn json_response(status: StatusCode, body: &serde_json::Value) -> Response {
-    let bytes = serde_json::to_vec(body)
-        .unwrap_or_else(|_| br#"{"code":500,"data":null,"message":"Server Error"}"#.to_vec());
+    let bytes =
+        serde_json::to_vec(body).unwrap_or_else(|_| br#"{"code":500,"data":null,"message":"Server Error"}"#.to_vec());
     let mut res = (status, bytes).into_response();
-    res.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
+    res.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     res.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     res
@@ -103,10 +98,7 @@ mod tests {
             (500, "Server Error".into())
         );
         assert_eq!(message(ApiError::Forbidden), (403, "Forbidden".into()));
-        assert_eq!(
-            message(ApiError::Unauthorized("expired")),
-            (401, "Unauthorized".into())
-        );
+        assert_eq!(message(ApiError::Unauthorized("expired")), (401, "Unauthorized".into()));
     }
 
     #[test]

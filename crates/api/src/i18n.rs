@@ -14,12 +14,9 @@ fn parse(name: &str, text: &str) -> Catalogue {
     })
 }
 
-static EN: LazyLock<Catalogue> =
-    LazyLock::new(|| parse("en", include_str!("../../../web/src/i18n/en.json")));
-static ES: LazyLock<Catalogue> =
-    LazyLock::new(|| parse("es", include_str!("../../../web/src/i18n/es.json")));
-static FR: LazyLock<Catalogue> =
-    LazyLock::new(|| parse("fr", include_str!("../../../web/src/i18n/fr.json")));
+static EN: LazyLock<Catalogue> = LazyLock::new(|| parse("en", include_str!("../../../web/src/i18n/en.json")));
+static ES: LazyLock<Catalogue> = LazyLock::new(|| parse("es", include_str!("../../../web/src/i18n/es.json")));
+static FR: LazyLock<Catalogue> = LazyLock::new(|| parse("fr", include_str!("../../../web/src/i18n/fr.json")));
 
 fn catalogue(locale: Locale) -> &'static Catalogue {
     match locale {
@@ -54,17 +51,8 @@ mod tests {
     #[test]
     fn catalogues_load_with_the_keys_the_server_needs() {
         for locale in Locale::ALL {
-            for key in [
-                "App_Name",
-                "Web_Back",
-                "Web_PageNotFound",
-                "Web_UnknownError",
-            ] {
-                assert!(
-                    catalogue(locale).contains_key(key),
-                    "{} lacks {key}",
-                    locale.code()
-                );
+            for key in ["App_Name", "Web_Back", "Web_PageNotFound", "Web_UnknownError"] {
+                assert!(catalogue(locale).contains_key(key), "{} lacks {key}", locale.code());
             }
         }
     }

@@ -53,10 +53,8 @@ pub fn openapi_json() -> &'static str {
 
 async fn openapi_handler() -> Response {
     let mut res = OPENAPI_JSON.as_str().into_response();
-    res.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
+    res.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     res
 }
 
@@ -95,9 +93,7 @@ async fn healthz(State(state): State<AppState>) -> Response {
 }
 
 async fn metrics_handler(State(state): State<AppState>) -> Response {
-    let text = state
-        .metrics
-        .render(&state.shell.build_id, state.store.engine().name());
+    let text = state.metrics.render(&state.shell.build_id, state.store.engine().name());
     let mut res = text.into_response();
     res.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -125,10 +121,7 @@ pub fn router(state: AppState) -> Router {
         .route("/_app/builds/{file}", get(app_config::build_manifest))
         .fallback(pages::handle)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            metrics::track,
-        ))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
         .layer(CompressionLayer::new())
         .layer(CatchPanicLayer::custom(panic_response));
     for layer in security::layers() {

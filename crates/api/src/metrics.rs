@@ -12,9 +12,7 @@ use crate::state::AppState;
 const KINDS: [&str; 4] = ["api", "page", "asset", "other"];
 const CLASSES: [&str; 5] = ["1xx", "2xx", "3xx", "4xx", "5xx"];
 /// Upper bounds in seconds.
-const BUCKETS: [f64; 10] = [
-    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.5,
-];
+const BUCKETS: [f64; 10] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.5];
 
 #[derive(Default)]
 pub struct Metrics {
@@ -57,9 +55,7 @@ impl Metrics {
         out.push_str(&format!(
             "localwire_build_info{{build_id=\"{build_id}\",engine=\"{engine}\"}} 1\n"
         ));
-        out.push_str(
-            "# HELP localwire_http_requests_total HTTP requests by kind and status class.\n",
-        );
+        out.push_str("# HELP localwire_http_requests_total HTTP requests by kind and status class.\n");
         out.push_str("# TYPE localwire_http_requests_total counter\n");
         for (k, kind) in KINDS.iter().enumerate() {
             for (c, class) in CLASSES.iter().enumerate() {
@@ -81,7 +77,9 @@ impl Metrics {
             }
             let count = self.count[k].load(Relaxed);
             let sum = self.sum_us[k].load(Relaxed) as f64 / 1e6;
-            out.push_str(&format!("localwire_http_request_duration_seconds_bucket{{kind=\"{kind}\",le=\"+Inf\"}} {count}\n"));
+            out.push_str(&format!(
+                "localwire_http_request_duration_seconds_bucket{{kind=\"{kind}\",le=\"+Inf\"}} {count}\n"
+            ));
             out.push_str(&format!(
                 "localwire_http_request_duration_seconds_sum{{kind=\"{kind}\"}} {sum}\n"
             ));
@@ -97,11 +95,9 @@ pub async fn track(State(state): State<AppState>, req: Request, next: Next) -> R
     let started = Instant::now();
     let path = req.uri().path().to_owned();
     let res = next.run(req).await;
-    state.metrics.record(
-        &path,
-        res.status().as_u16(),
-        started.elapsed().as_secs_f64(),
-    );
+    state
+        .metrics
+        .record(&path, res.status().as_u16(), started.elapsed().as_secs_f64());
     res
 }
 
@@ -119,9 +115,7 @@ mod tests {
         assert!(text.contains("localwire_http_requests_total{kind=\"api\",status=\"2xx\"} 1\n"));
         assert!(text.contains("localwire_http_requests_total{kind=\"api\",status=\"4xx\"} 1\n"));
         assert!(text.contains("localwire_http_requests_total{kind=\"page\",status=\"2xx\"} 1\n"));
-        assert!(text.contains(
-            "localwire_http_request_duration_seconds_bucket{kind=\"api\",le=\"0.001\"} 2\n"
-        ));
+        assert!(text.contains("localwire_http_request_duration_seconds_bucket{kind=\"api\",le=\"0.001\"} 2\n"));
         assert!(text.contains("localwire_http_request_duration_seconds_count{kind=\"page\"} 1\n"));
         assert!(text.contains("build_id=\"abc\""));
     }

@@ -26,8 +26,6 @@ pub fn layers() -> Vec<SetResponseHeaderLayer<HeaderValue>> {
     ];
     pairs
         .into_iter()
-        .map(|(name, value)| {
-            SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
-        })
+        .map(|(name, value)| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value)))
         .collect()
 }

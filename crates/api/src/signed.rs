@@ -32,9 +32,9 @@ fn header<'a>(headers: &'a HeaderMap, name: &'static str) -> Result<&'a str, Api
             "Missing request header `{name}`: every non-GET call must be signed."
         ))
     })?;
-    value.to_str().map_err(|_| {
-        ApiError::BadRequest(format!("Request header `{name}` must be printable ASCII."))
-    })
+    value
+        .to_str()
+        .map_err(|_| ApiError::BadRequest(format!("Request header `{name}` must be printable ASCII.")))
 }
 
 const MAX_DEVICE_ID: usize = 128;
@@ -78,9 +78,9 @@ pub fn verify(
                 .into(),
         ));
     }
-    let ts: i64 = timestamp.parse().map_err(|_| {
-        ApiError::BadRequest("Request header `timestamp` must be milliseconds since 1970.".into())
-    })?;
+    let ts: i64 = timestamp
+        .parse()
+        .map_err(|_| ApiError::BadRequest("Request header `timestamp` must be milliseconds since 1970.".into()))?;
     let window = state.config.timestamp_window_ms;
     if (now - ts).abs() > window {
         return Err(ApiError::BadRequest(format!(
@@ -156,16 +156,10 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for Signed<T> {
         if declared.is_some_and(|n| n > limit) {
             return Err(ApiError::PayloadTooLarge(limit));
         }
-        let path = parts
-            .uri
-            .path()
-            .strip_prefix("/api")
-            .unwrap_or(parts.uri.path());
+        let path = parts.uri.path().strip_prefix("/api").unwrap_or(parts.uri.path());
         let (device, token) = verify(state, &parts.headers, path, now_ms())?;
         let bytes = axum::body::to_bytes(body, limit).await.map_err(|e| {
-            if std::error::Error::source(&e)
-                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
-            {
+            if std::error::Error::source(&e).is_some_and(|s| s.is::<http_body_util::LengthLimitError>()) {
                 ApiError::PayloadTooLarge(limit)
             } else {
                 ApiError::BadRequest("The request body could not be read.".into())
@@ -208,10 +202,7 @@ mod tests {
 
     #[test]
     fn missing_field_is_named() {
-        assert_eq!(
-            err(r#"{"city":"Ottawa"}"#),
-            "Request body: missing field `lat`."
-        );
+        assert_eq!(err(r#"{"city":"Ottawa"}"#), "Request body: missing field `lat`.");
     }
 
     #[test]

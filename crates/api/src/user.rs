@@ -1,7 +1,7 @@
 //! `/api/user/*`: guest identity, user info, logout and location (SPEC §3.1, §4.1, §7).
 
 use crate::envelope::{ApiError, ok};
-use crate::session::{new_token, require_session, token_hash};
+use crate::session::{compose_token, new_secret, parse_token, require_session, verifier_hash};
 use crate::signed::{DeviceBase, Signed};
 use crate::state::{AppState, now_ms};
 use axum::extract::State;
@@ -95,11 +95,11 @@ async fn start_session(
     reuse: bool,
 ) -> Result<UserAndToken, ApiError> {
     let now = now_ms();
-    let token = new_token();
+    let secret = new_secret();
     let req = GuestSessionRequest {
         device_id: device.device_id.clone(),
         guest,
-        token_hash: token_hash(&token),
+        verifier_hash: verifier_hash(&secret),
         now_ms: now,
         expires_at_ms: now.saturating_add(state.config.session_ttl_ms),
         reuse_device_guest: reuse,
@@ -107,7 +107,7 @@ async fn start_session(
     let session = state.store.start_guest_session(&req).await?;
     Ok(UserAndToken {
         user: session.user,
-        token,
+        token: compose_token(session.session_id, &secret),
     })
 }
 
@@ -116,24 +116,14 @@ async fn start_session(
     params(crate::openapi::SignedHeaders),
     responses((status = 200, description = "Envelope with `{user, token}`", body = UserAndToken),
         (status = 400, description = "Bad signature, stale timestamp, reused nonce or invalid body")))]
-pub async fn init(
-    State(state): State<AppState>,
-    call: Signed<InitRequest>,
-) -> Result<Response, ApiError> {
+pub async fn init(State(state): State<AppState>, call: Signed<InitRequest>) -> Result<Response, ApiError> {
     let user_type = call.body.user_type.unwrap_or(0);
     if !matches!(user_type, 0 | 1) {
         return Err(ApiError::BadRequest(
             "Field `user_type`: must be 0 (organic) or 1 (ad channel).".into(),
         ));
     }
-    let channel: String = call
-        .body
-        .channel
-        .unwrap_or_default()
-        .trim()
-        .chars()
-        .take(64)
-        .collect();
+    let channel: String = call.body.channel.unwrap_or_default().trim().chars().take(64).collect();
     let guest = new_guest(&call.device, user_type, channel);
     Ok(ok(start_session(&state, &call.device, guest, true).await?))
 }
@@ -143,10 +133,7 @@ pub async fn init(
     params(crate::openapi::SignedHeaders),
     responses((status = 200, description = "Envelope with the user", body = UserDoc),
         (status = 401, description = "Missing, unknown or expired token")))]
-pub async fn info(
-    State(state): State<AppState>,
-    call: Signed<Empty>,
-) -> Result<Response, ApiError> {
+pub async fn info(State(state): State<AppState>, call: Signed<Empty>) -> Result<Response, ApiError> {
     let now = now_ms();
     let session = require_session(&state, call.token.as_deref(), now).await?;
     state.store.touch_user(UserId(session.user.id), now).await?;
@@ -159,12 +146,9 @@ pub async fn info(
 #[utoipa::path(post, path = "/api/user/logout", tag = "user", request_body = Empty,
     params(crate::openapi::SignedHeaders),
     responses((status = 200, description = "Envelope with a new guest `{user, token}`", body = UserAndToken)))]
-pub async fn logout(
-    State(state): State<AppState>,
-    call: Signed<Empty>,
-) -> Result<Response, ApiError> {
-    if let Some(token) = call.token.as_deref() {
-        state.store.end_session(&token_hash(token)).await?;
+pub async fn logout(State(state): State<AppState>, call: Signed<Empty>) -> Result<Response, ApiError> {
+    if let Some(key) = call.token.as_deref().and_then(parse_token) {
+        state.store.end_session(&key).await?;
     }
     let guest = new_guest(&call.device, 0, String::new());
     Ok(ok(start_session(&state, &call.device, guest, false).await?))
@@ -213,8 +197,7 @@ pub fn location_update(req: &LocationRequest) -> Result<LocationUpdate, ApiError
     if city.is_empty() || city.chars().count() > 200 {
         return Err(bad("city", "must be a city name of 1 to 200 characters."));
     }
-    let lang = Locale::from_code(req.lang.trim())
-        .ok_or_else(|| bad("lang", "must be one of en, es, fr."))?;
+    let lang = Locale::from_code(req.lang.trim()).ok_or_else(|| bad("lang", "must be one of en, es, fr."))?;
     let short = |field: &str, v: &Option<String>| -> Result<String, ApiError> {
         let v = v.as_deref().unwrap_or("").trim();
         if v.chars().count() > 16 {
@@ -315,13 +298,7 @@ mod tests {
             _ => panic!("expected 400"),
         };
         assert!(msg(LocationRequest { lat: 91.0, ..req() }).starts_with("Field `lat`"));
-        assert!(
-            msg(LocationRequest {
-                lon: -181.0,
-                ..req()
-            })
-            .starts_with("Field `lon`")
-        );
+        assert!(msg(LocationRequest { lon: -181.0, ..req() }).starts_with("Field `lon`"));
         assert!(
             msg(LocationRequest {
                 country: "MX".into(),
@@ -380,10 +357,7 @@ mod tests {
             user_type: 0,
         };
         let reply = location_reply(stored, &update);
-        assert_eq!(
-            (reply.admin_code.as_str(), reply.postal_code.as_str()),
-            ("QC", "H2X")
-        );
+        assert_eq!((reply.admin_code.as_str(), reply.postal_code.as_str()), ("QC", "H2X"));
         assert_eq!(reply.account_type, None);
         let json = serde_json::to_value(&reply).unwrap();
         assert!(
@@ -404,10 +378,7 @@ mod tests {
             (g.country.as_str(), g.app_lang.as_str(), g.city.as_str()),
             ("US", "en", "Washington")
         );
-        assert_eq!(
-            (g.postal_code.as_str(), g.admin_code.as_str()),
-            ("20003", "DC")
-        );
+        assert_eq!((g.postal_code.as_str(), g.admin_code.as_str()), ("20003", "DC"));
         let device = DeviceBase {
             device_id: "d".into(),
             app_lang: Some("fr".into()),

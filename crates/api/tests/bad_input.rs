@@ -26,10 +26,7 @@ async fn malformed_json_is_400_and_says_so() {
         .await;
     assert_eq!((status, body["code"].as_i64()), (400, Some(400)));
     assert!(
-        body["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("Malformed JSON body"),
+        body["message"].as_str().unwrap().starts_with("Malformed JSON body"),
         "{body}"
     );
     assert!(app.healthy().await);
@@ -155,10 +152,7 @@ async fn unknown_api_path_is_404_and_wrong_method_405() {
     assert_eq!(res.status(), 405);
     let body: serde_json::Value = res.json().await.unwrap();
     assert_eq!(body["code"], 405);
-    assert_eq!(
-        body["message"],
-        "Method GET is not allowed on /api/user/init."
-    );
+    assert_eq!(body["message"], "Method GET is not allowed on /api/user/init.");
     let (status, _) = app.call("d", "/no/such", None, json!({})).await;
     assert_eq!(status, 404);
 }
@@ -180,10 +174,7 @@ async fn path_traversal_in_asset_paths_is_404() {
             "{path}: {}",
             reply.lines().next().unwrap_or("")
         );
-        assert!(
-            !reply.contains("[workspace]") && !reply.contains("root:"),
-            "{path}"
-        );
+        assert!(!reply.contains("[workspace]") && !reply.contains("root:"), "{path}");
     }
     assert!(app.healthy().await);
 }
@@ -209,12 +200,7 @@ async fn non_utf8_bytes_in_the_url_are_handled() {
     let app = app().await;
     let res = app.get("/%FF%FE/%C3%28").await;
     assert_eq!(res.status(), 404);
-    assert!(
-        res.text()
-            .await
-            .unwrap()
-            .contains("Page not found: /\u{FFFD}")
-    );
+    assert!(res.text().await.unwrap().contains("Page not found: /\u{FFFD}"));
     let reply = app
         .raw(b"GET /\xff\xfe HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .await;

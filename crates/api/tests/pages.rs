@@ -58,14 +58,8 @@ async fn spec_2_every_route_answers_with_the_shell_title_and_meta() {
             html.contains("<title>") && html.contains(" · Localwire</title>"),
             "{path}: title"
         );
-        assert!(
-            html.contains(r#"<meta name="description" content=""#),
-            "{path}"
-        );
-        assert!(
-            html.contains(r#"<link rel="canonical" href="http://"#),
-            "{path}"
-        );
+        assert!(html.contains(r#"<meta name="description" content=""#), "{path}");
+        assert!(html.contains(r#"<link rel="canonical" href="http://"#), "{path}");
         assert!(
             html.contains(r#"hreflang="es""#)
                 && html.contains(r#"hreflang="fr""#)
@@ -87,14 +81,9 @@ async fn spec_1_7_html_lang_and_dir_follow_the_locale() {
     assert!(html.contains(r#"<meta property="og:locale" content="fr_CA">"#));
     let html = app.get("/es/latest").await.text().await.unwrap();
     assert!(html.contains(r#"<html lang="es" dir="ltr">"#));
-    assert!(
-        html.contains(r#"<link rel="canonical" href="http://"#) && html.contains(r#"/es/latest">"#)
-    );
+    assert!(html.contains(r#"<link rel="canonical" href="http://"#) && html.contains(r#"/es/latest">"#));
     let p = payload(&html);
-    assert_eq!(
-        (p["locale"].as_str(), p["country"].as_str()),
-        (Some("es"), Some("US"))
-    );
+    assert_eq!((p["locale"].as_str(), p["country"].as_str()), (Some("es"), Some("US")));
 }
 
 #[tokio::test]
@@ -128,9 +117,7 @@ async fn spec_2_21_c_redirects_to_its_language_and_sets_the_locale_cookie() {
     let cookie = res.headers()["set-cookie"].to_str().unwrap().to_string();
     assert!(cookie.starts_with("lw_locale=es_US;"), "{cookie}");
     assert!(
-        cookie.contains("Max-Age=31536000")
-            && cookie.contains("SameSite=Lax")
-            && cookie.contains("Path=/"),
+        cookie.contains("Max-Age=31536000") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"),
         "365 days, Lax (§9.4)"
     );
     assert_eq!(payload(&res.text().await.unwrap())["c"], "es_US");
@@ -161,10 +148,7 @@ async fn spec_4_10_browser_language_on_first_access() {
         .await
         .unwrap();
     assert_eq!(
-        (
-            res.status().as_u16(),
-            res.headers()["location"].to_str().unwrap()
-        ),
+        (res.status().as_u16(), res.headers()["location"].to_str().unwrap()),
         (302, "/es/weather")
     );
     let res = app
@@ -191,10 +175,7 @@ async fn spec_5_5_unknown_c_values_render_in_the_route_locale() {
 async fn spec_6_2_user_pages_send_guests_to_sign_in(app: &TestApp) {
     let res = app.get("/user/read").await;
     assert_eq!(res.status(), 302);
-    assert_eq!(
-        res.headers()["location"],
-        "/?login=1&redirect=%2Fuser%2Fread"
-    );
+    assert_eq!(res.headers()["location"], "/?login=1&redirect=%2Fuser%2Fread");
     let (_, token) = app.guest("dev-guard").await;
     let res = app
         .http
@@ -204,10 +185,7 @@ async fn spec_6_2_user_pages_send_guests_to_sign_in(app: &TestApp) {
         .await
         .unwrap();
     assert_eq!(res.status(), 302, "a guest token is not signed in");
-    assert_eq!(
-        res.headers()["location"],
-        "/fr/?login=1&redirect=%2Ffr%2Fuser"
-    );
+    assert_eq!(res.headers()["location"], "/fr/?login=1&redirect=%2Ffr%2Fuser");
 }
 
 engine_tests!(spec_6_2_user_pages_send_guests_to_sign_in);
@@ -232,26 +210,15 @@ async fn spec_2_22_route_rules_redirect_also_to_external_addresses() {
     let app = support::start(support::sqlite_store().await.unwrap(), config).await;
     let res = app.get("/old-news").await;
     assert_eq!(
-        (
-            res.status().as_u16(),
-            res.headers()["location"].to_str().unwrap()
-        ),
+        (res.status().as_u16(), res.headers()["location"].to_str().unwrap()),
         (301, "/latest")
     );
     let res = app.get("/elsewhere").await;
     assert_eq!(
-        (
-            res.status().as_u16(),
-            res.headers()["location"].to_str().unwrap()
-        ),
+        (res.status().as_u16(), res.headers()["location"].to_str().unwrap()),
         (302, "https://example.org/x")
     );
-    let manifest_id = app
-        .get("/_app/version.json")
-        .await
-        .json::<Value>()
-        .await
-        .unwrap()["id"]
+    let manifest_id = app.get("/_app/version.json").await.json::<Value>().await.unwrap()["id"]
         .as_str()
         .unwrap()
         .to_string();
@@ -271,12 +238,7 @@ async fn spec_2_22_route_rules_redirect_also_to_external_addresses() {
 #[tokio::test]
 async fn spec_4_13_build_id_is_exposed_in_page_and_version_file() {
     let app = app().await;
-    let v: Value = app
-        .get("/_app/version.json?t=123")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let v: Value = app.get("/_app/version.json?t=123").await.json().await.unwrap();
     let id = v["id"].as_str().unwrap();
     assert_eq!(id.len(), 16);
     let html = app.get("/").await.text().await.unwrap();
@@ -360,10 +322,7 @@ async fn embedded_assets_are_immutable_and_precompressed() {
         .unwrap();
     assert_eq!(res.status(), 200);
     assert_eq!(res.headers()["content-encoding"], "br");
-    assert_eq!(
-        res.headers()["cache-control"],
-        "public, max-age=31536000, immutable"
-    );
+    assert_eq!(res.headers()["cache-control"], "public, max-age=31536000, immutable");
     assert!(
         res.headers()["content-type"]
             .to_str()
@@ -381,10 +340,7 @@ async fn embedded_assets_are_immutable_and_precompressed() {
     assert_eq!(res.status(), 304);
     let flag = app.get("/static/country/us.png").await;
     assert_eq!(
-        (
-            flag.status().as_u16(),
-            flag.headers()["content-type"].to_str().unwrap()
-        ),
+        (flag.status().as_u16(), flag.headers()["content-type"].to_str().unwrap()),
         (200, "image/png"),
         "§2.24"
     );

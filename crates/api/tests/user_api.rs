@@ -9,10 +9,7 @@ use support::TestApp;
 async fn spec_7_1_init_creates_a_guest_with_token(app: &TestApp) {
     let (status, body) = app.call("dev-init-1", "/user/init", None, json!({})).await;
     assert_eq!(status, 200);
-    assert_eq!(
-        (body["code"].as_i64(), body["message"].as_str()),
-        (Some(0), Some("ok"))
-    );
+    assert_eq!((body["code"].as_i64(), body["message"].as_str()), (Some(0), Some("ok")));
     let user = &body["data"]["user"];
     assert_eq!(user["account_type"], 0, "guest (§3.2)");
     assert_eq!(user["is_new_user"], 1);
@@ -41,7 +38,10 @@ async fn spec_7_1_init_creates_a_guest_with_token(app: &TestApp) {
     ] {
         assert!(user.get(field).is_some(), "user has {field}");
     }
-    assert_eq!(body["data"]["token"].as_str().unwrap().len(), 43);
+    let token = body["data"]["token"].as_str().unwrap();
+    let (id, secret) = token.split_once('.').expect("<session id>.<secret>");
+    assert!(id.parse::<i64>().unwrap() > 0);
+    assert_eq!(secret.len(), 43, "256 random bits, base64url");
 }
 
 async fn spec_4_2_init_again_fetches_the_same_guest(app: &TestApp) {
@@ -63,46 +63,25 @@ async fn spec_7_1_user_type_1_for_ad_channel(app: &TestApp) {
         .await;
     assert_eq!(status, 200);
     assert_eq!(body["data"]["user"]["user_type"], 1);
-    let (status, body) = app
-        .call("dev-ad-2", "/user/init", None, json!({"user_type": 7}))
-        .await;
+    let (status, body) = app.call("dev-ad-2", "/user/init", None, json!({"user_type": 7})).await;
     assert_eq!(status, 400);
-    assert!(
-        body["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("Field `user_type`")
-    );
+    assert!(body["message"].as_str().unwrap().starts_with("Field `user_type`"));
 }
 
 async fn spec_5_6_guest_from_unsupported_country_gets_default_location(app: &TestApp) {
     let base = support::base_for("dev-mx", "de", "MX");
     let (status, body) = app
-        .call_with(
-            &support::signing(&base, "/user/init"),
-            "/user/init",
-            None,
-            "{}".into(),
-        )
+        .call_with(&support::signing(&base, "/user/init"), "/user/init", None, "{}".into())
         .await;
     assert_eq!(status, 200);
     let u = &body["data"]["user"];
     assert_eq!(
-        (
-            u["country"].as_str(),
-            u["app_lang"].as_str(),
-            u["postal_code"].as_str()
-        ),
+        (u["country"].as_str(), u["app_lang"].as_str(), u["postal_code"].as_str()),
         (Some("US"), Some("en"), Some("20003"))
     );
     let base = support::base_for("dev-qc", "fr", "CA");
     let (_, body) = app
-        .call_with(
-            &support::signing(&base, "/user/init"),
-            "/user/init",
-            None,
-            "{}".into(),
-        )
+        .call_with(&support::signing(&base, "/user/init"), "/user/init", None, "{}".into())
         .await;
     assert_eq!(body["data"]["user"]["city_show"], "Ottawa, ON");
     assert_eq!(body["data"]["user"]["app_lang"], "fr");
@@ -110,9 +89,7 @@ async fn spec_5_6_guest_from_unsupported_country_gets_default_location(app: &Tes
 
 async fn spec_7_3_info_returns_the_user_of_the_token(app: &TestApp) {
     let (user, token) = app.guest("dev-info").await;
-    let (status, body) = app
-        .call("dev-info", "/user/info", Some(&token), json!({}))
-        .await;
+    let (status, body) = app.call("dev-info", "/user/info", Some(&token), json!({})).await;
     assert_eq!(status, 200);
     assert_eq!(body["data"]["id"], user["id"]);
     assert_eq!(body["data"]["account_type"], 0);
@@ -125,33 +102,22 @@ async fn spec_8_2_info_without_valid_token_is_401_unauthorized(app: &TestApp) {
         (401, Some(401), Some("Unauthorized"))
     );
     assert!(body["data"]["reason"].as_str().unwrap().contains("token"));
-    let (status, body) = app
-        .call("dev-x", "/user/info", Some("not-a-token"), json!({}))
-        .await;
-    assert_eq!(
-        (status, body["message"].as_str()),
-        (401, Some("Unauthorized"))
-    );
+    let (status, body) = app.call("dev-x", "/user/info", Some("not-a-token"), json!({})).await;
+    assert_eq!((status, body["message"].as_str()), (401, Some("Unauthorized")));
 }
 
 async fn spec_4_1_logout_ends_the_session_and_returns_a_new_guest(app: &TestApp) {
     let (user, token) = app.guest("dev-logout").await;
-    let (status, body) = app
-        .call("dev-logout", "/user/logout", Some(&token), json!({}))
-        .await;
+    let (status, body) = app.call("dev-logout", "/user/logout", Some(&token), json!({})).await;
     assert_eq!(status, 200);
     let new_user = &body["data"]["user"];
     let new_token = body["data"]["token"].as_str().unwrap();
     assert_ne!(new_user["id"], user["id"]);
     assert_eq!(new_user["account_type"], 0);
     assert_ne!(new_token, token);
-    let (status, _) = app
-        .call("dev-logout", "/user/info", Some(&token), json!({}))
-        .await;
+    let (status, _) = app.call("dev-logout", "/user/info", Some(&token), json!({})).await;
     assert_eq!(status, 401, "the old token is gone");
-    let (status, body) = app
-        .call("dev-logout", "/user/info", Some(new_token), json!({}))
-        .await;
+    let (status, body) = app.call("dev-logout", "/user/info", Some(new_token), json!({})).await;
     assert_eq!((status, &body["data"]["id"]), (200, &new_user["id"]));
 }
 
@@ -159,35 +125,20 @@ async fn spec_7_11_location_update_sets_city_and_fills_reply(app: &TestApp) {
     let (_, token) = app.guest("dev-loc").await;
     let body = json!({"lat": 45.50884, "lon": -73.58781, "country": "CA", "city": "Montréal", "city_id": 6077243,
                       "lang": "fr", "admin_code": "QC"});
-    let (status, reply) = app
-        .call("dev-loc", "/user/location/update", Some(&token), body)
-        .await;
+    let (status, reply) = app.call("dev-loc", "/user/location/update", Some(&token), body).await;
     assert_eq!(status, 200, "{reply}");
     let u = &reply["data"]["user"];
     assert_eq!(
-        (
-            u["city"].as_str(),
-            u["city_show"].as_str(),
-            u["admin_code"].as_str()
-        ),
+        (u["city"].as_str(), u["city_show"].as_str(), u["admin_code"].as_str()),
         (Some("Montréal"), Some("Montréal, QC"), Some("QC"))
     );
     assert_eq!(
-        (
-            u["app_lang"].as_str(),
-            u["country"].as_str(),
-            u["city_id"].as_i64()
-        ),
+        (u["app_lang"].as_str(), u["country"].as_str(), u["city_id"].as_i64()),
         (Some("fr"), Some("CA"), Some(6077243))
     );
-    assert!(
-        u.get("account_type").is_none(),
-        "account_type is dropped (§7)"
-    );
+    assert!(u.get("account_type").is_none(), "account_type is dropped (§7)");
     assert_eq!(reply["data"]["token"], token.as_str());
-    let (_, info) = app
-        .call("dev-loc", "/user/info", Some(&token), json!({}))
-        .await;
+    let (_, info) = app.call("dev-loc", "/user/info", Some(&token), json!({})).await;
     assert_eq!(info["data"]["city"], "Montréal");
 }
 
@@ -217,23 +168,13 @@ async fn spec_7_11_location_update_rejects_bad_fields(app: &TestApp) {
     ];
     for (body, want) in cases {
         let (status, reply) = app
-            .call(
-                "dev-loc-bad",
-                "/user/location/update",
-                Some(&token),
-                body.clone(),
-            )
+            .call("dev-loc-bad", "/user/location/update", Some(&token), body.clone())
             .await;
         assert_eq!(status, 400, "{body}");
-        assert!(
-            reply["message"].as_str().unwrap().starts_with(want),
-            "{body}: {reply}"
-        );
+        assert!(reply["message"].as_str().unwrap().starts_with(want), "{body}: {reply}");
     }
     let valid = json!({"lat": 1, "lon": 0, "country": "US", "city": "X", "lang": "en"});
-    let (status, _) = app
-        .call("dev-loc-bad", "/user/location/update", None, valid)
-        .await;
+    let (status, _) = app.call("dev-loc-bad", "/user/location/update", None, valid).await;
     assert_eq!(status, 401, "a session is required");
 }
 
@@ -285,15 +226,7 @@ async fn expired_token_is_401_with_a_reason() {
     let app = support::start(store, config).await;
     let (_, token) = app.guest("dev-exp").await;
     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    let (status, body) = app
-        .call("dev-exp", "/user/info", Some(&token), json!({}))
-        .await;
-    assert_eq!(
-        (status, body["message"].as_str()),
-        (401, Some("Unauthorized"))
-    );
-    assert!(
-        body["data"]["reason"].as_str().unwrap().contains("expired"),
-        "{body}"
-    );
+    let (status, body) = app.call("dev-exp", "/user/info", Some(&token), json!({})).await;
+    assert_eq!((status, body["message"].as_str()), (401, Some("Unauthorized")));
+    assert!(body["data"]["reason"].as_str().unwrap().contains("expired"), "{body}");
 }

@@ -3,10 +3,7 @@
 /// The channel for a set of query parameters, in the spec's precedence order.
 pub fn acquisition_channel<'a>(mut get: impl FnMut(&str) -> Option<&'a str>) -> Option<String> {
     let present = |v: Option<&str>| v.is_some_and(|v| !v.trim().is_empty());
-    if ["gclid", "gbraid", "wbraid"]
-        .iter()
-        .any(|k| present(get(k)))
-    {
+    if ["gclid", "gbraid", "wbraid"].iter().any(|k| present(get(k))) {
         return Some(GOOGLE_ADS.into());
     }
     if present(get("fbclid")) {
@@ -54,25 +51,13 @@ mod tests {
 
     #[test]
     fn spec_3_14_click_ids_give_channels() {
-        assert_eq!(
-            channel(&[("gclid", "x")]).as_deref(),
-            Some("googleadwords_int")
-        );
-        assert_eq!(
-            channel(&[("gbraid", "x")]).as_deref(),
-            Some("googleadwords_int")
-        );
-        assert_eq!(
-            channel(&[("wbraid", "x")]).as_deref(),
-            Some("googleadwords_int")
-        );
+        assert_eq!(channel(&[("gclid", "x")]).as_deref(), Some("googleadwords_int"));
+        assert_eq!(channel(&[("gbraid", "x")]).as_deref(), Some("googleadwords_int"));
+        assert_eq!(channel(&[("wbraid", "x")]).as_deref(), Some("googleadwords_int"));
         assert_eq!(channel(&[("fbclid", "x")]).as_deref(), Some("metaweb_int"));
         assert_eq!(channel(&[("ttclid", "x")]).as_deref(), Some("tiktok_int"));
         assert_eq!(channel(&[("sid", "x")]).as_deref(), Some("optimobi"));
-        assert_eq!(
-            channel(&[("utm_source", "newsletter")]).as_deref(),
-            Some("newsletter")
-        );
+        assert_eq!(channel(&[("utm_source", "newsletter")]).as_deref(), Some("newsletter"));
         assert_eq!(channel(&[]), None);
         assert_eq!(channel(&[("gclid", "")]), None);
     }
@@ -91,10 +76,7 @@ mod tests {
 
     #[test]
     fn spec_3_14_short_codes_gg_and_fb() {
-        assert_eq!(
-            SHORT_CODES,
-            [("GG", "googleadwords_int"), ("FB", "metaweb_int")]
-        );
+        assert_eq!(SHORT_CODES, [("GG", "googleadwords_int"), ("FB", "metaweb_int")]);
     }
 
     #[test]

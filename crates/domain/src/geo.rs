@@ -119,8 +119,7 @@ struct Defaults {
 static DEFAULTS: LazyLock<Defaults> = LazyLock::new(|| {
     // The file is part of the source tree and checked by the tests below; a broken
     // file fails the build's tests, never a user's request.
-    serde_json::from_str(include_str!("../../../data/geo/defaults.json"))
-        .expect("data/geo/defaults.json is valid")
+    serde_json::from_str(include_str!("../../../data/geo/defaults.json")).expect("data/geo/defaults.json is valid")
 });
 
 /// §5.6 the default location.
@@ -175,10 +174,7 @@ mod tests {
     fn spec_5_6_default_location_for_unsupported_country() {
         let d = location_for_country("MX");
         assert_eq!((d.country.as_str(), d.lang.as_str()), ("US", "en"));
-        assert_eq!(
-            (d.postal_code.as_str(), d.admin_code.as_str()),
-            ("20003", "DC")
-        );
+        assert_eq!((d.postal_code.as_str(), d.admin_code.as_str()), ("20003", "DC"));
         assert_eq!(d.city, "Washington");
         assert!((d.lat - 38.90).abs() < 0.01 && (d.lon + 77.02).abs() < 0.01);
     }

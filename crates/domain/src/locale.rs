@@ -69,11 +69,7 @@ pub const RTL_LANGUAGES: [&str; 15] = [
 
 /// SPEC §1.7: `dir` for a language code.
 pub fn text_direction(lang: &str) -> &'static str {
-    let base = lang
-        .split(['-', '_'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let base = lang.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
     if RTL_LANGUAGES.contains(&base.as_str()) {
         "rtl"
     } else {
@@ -174,9 +170,7 @@ pub fn map_browser_language(tag: &str) -> String {
     let rest: Vec<&str> = parts.collect();
     match primary {
         "zh" => {
-            let traditional = rest
-                .iter()
-                .any(|p| matches!(*p, "tw" | "hk" | "mo" | "hant"));
+            let traditional = rest.iter().any(|p| matches!(*p, "tw" | "hk" | "mo" | "hant"));
             if traditional { "zh_TW" } else { "zh_CN" }.to_string()
         }
         "es" => {
@@ -194,8 +188,8 @@ pub fn map_browser_language(tag: &str) -> String {
 
 fn is_latin_american_region(region: &str) -> bool {
     const REGIONS: [&str; 21] = [
-        "419", "ar", "bo", "cl", "co", "cr", "cu", "do", "ec", "gt", "hn", "mx", "ni", "pa", "pe",
-        "pr", "py", "sv", "uy", "ve", "us",
+        "419", "ar", "bo", "cl", "co", "cr", "cu", "do", "ec", "gt", "hn", "mx", "ni", "pa", "pe", "pr", "py", "sv",
+        "uy", "ve", "us",
     ];
     REGIONS.contains(&region)
 }
@@ -239,10 +233,7 @@ mod tests {
 
     #[test]
     fn spec_1_1_product_pairs_are_en_es_us_and_en_fr_ca() {
-        let codes: Vec<String> = CountryLanguage::PRODUCT_PAIRS
-            .iter()
-            .map(|p| p.code())
-            .collect();
+        let codes: Vec<String> = CountryLanguage::PRODUCT_PAIRS.iter().map(|p| p.code()).collect();
         assert_eq!(codes, ["en_US", "es_US", "en_CA", "fr_CA"]);
     }
 
@@ -319,18 +310,9 @@ mod tests {
 
     #[test]
     fn spec_4_10_accept_language_picks_best_configured_locale() {
-        assert_eq!(
-            locale_from_accept_language("fr-CA,fr;q=0.9,en;q=0.8"),
-            Some(Locale::Fr)
-        );
-        assert_eq!(
-            locale_from_accept_language("de-DE,es;q=0.5,en;q=0.4"),
-            Some(Locale::Es)
-        );
-        assert_eq!(
-            locale_from_accept_language("en;q=0.2,es-MX;q=0.9"),
-            Some(Locale::Es)
-        );
+        assert_eq!(locale_from_accept_language("fr-CA,fr;q=0.9,en;q=0.8"), Some(Locale::Fr));
+        assert_eq!(locale_from_accept_language("de-DE,es;q=0.5,en;q=0.4"), Some(Locale::Es));
+        assert_eq!(locale_from_accept_language("en;q=0.2,es-MX;q=0.9"), Some(Locale::Es));
         assert_eq!(locale_from_accept_language("de,ja"), None);
         assert_eq!(locale_from_accept_language("fr;q=0"), None);
         assert_eq!(locale_from_accept_language(""), None);

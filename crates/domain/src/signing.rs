@@ -15,8 +15,7 @@ pub fn request_sign(base: &str, path: &str, sign_word: &str, device_id: &str) ->
 
 /// §9.9: a request nonce is 10 characters; we accept ASCII letters and digits.
 pub fn is_valid_request_nonce(nonce: &str) -> bool {
-    nonce.len() == crate::constants::REQUEST_NONCE_LEN
-        && nonce.bytes().all(|b| b.is_ascii_alphanumeric())
+    nonce.len() == crate::constants::REQUEST_NONCE_LEN && nonce.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 #[cfg(test)]
@@ -26,20 +25,14 @@ mod tests {
     #[test]
     fn spec_7_sign_is_uppercase_md5_of_base_path_word_device() {
         // md5("") is a well-known vector; concatenation order matters.
-        assert_eq!(
-            request_sign("", "", "", ""),
-            "D41D8CD98F00B204E9800998ECF8427E"
-        );
+        assert_eq!(request_sign("", "", "", ""), "D41D8CD98F00B204E9800998ECF8427E");
         let a = request_sign("{\"device_id\":\"d1\"}", "/user/init", "localwire", "d1");
         let b = request_sign("{\"device_id\":\"d1\"}", "/user/info", "localwire", "d1");
         assert_ne!(a, b);
         assert_eq!(a.len(), 32);
         assert_eq!(a, a.to_ascii_uppercase());
         // md5("abc") = 900150983cd24fb0d6963f7d28e17f72, split across the four parts.
-        assert_eq!(
-            request_sign("a", "b", "c", ""),
-            "900150983CD24FB0D6963F7D28E17F72"
-        );
+        assert_eq!(request_sign("a", "b", "c", ""), "900150983CD24FB0D6963F7D28E17F72");
     }
 
     #[test]

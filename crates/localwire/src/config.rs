@@ -29,12 +29,7 @@ pub enum Command {
 #[derive(Args, Debug)]
 pub struct LogArgs {
     /// Log filter, e.g. `info` or `api=debug,info`.
-    #[arg(
-        long = "log",
-        global = true,
-        env = "LOCALWIRE_LOG",
-        default_value = "info"
-    )]
+    #[arg(long = "log", global = true, env = "LOCALWIRE_LOG", default_value = "info")]
     pub filter: String,
     /// `text` or `json` (one JSON object per line).
     #[arg(
@@ -86,16 +81,12 @@ pub struct ServeArgs {
 
 impl ServeArgs {
     pub fn api_config(&self) -> Result<api::ApiConfig> {
-        let route_rules: Vec<api::RouteRule> = match self
-            .route_rules
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-        {
-            Some(json) => serde_json::from_str(json)
-                .context("LOCALWIRE_ROUTE_RULES must be a JSON list of {from, to, status}")?,
-            None => Vec::new(),
-        };
+        let route_rules: Vec<api::RouteRule> =
+            match self.route_rules.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+                Some(json) => serde_json::from_str(json)
+                    .context("LOCALWIRE_ROUTE_RULES must be a JSON list of {from, to, status}")?,
+                None => Vec::new(),
+            };
         for rule in &route_rules {
             anyhow::ensure!(
                 rule.from.starts_with('/'),
@@ -108,10 +99,7 @@ impl ServeArgs {
                 rule.status
             );
         }
-        anyhow::ensure!(
-            self.session_days > 0,
-            "LOCALWIRE_SESSION_DAYS must be positive"
-        );
+        anyhow::ensure!(self.session_days > 0, "LOCALWIRE_SESSION_DAYS must be positive");
         Ok(api::ApiConfig {
             sign_word: self.sign_word.clone(),
             public_url: self.public_url.clone().filter(|u| !u.trim().is_empty()),

@@ -37,12 +37,7 @@ async fn run(cli: Cli) -> Result<()> {
 }
 
 async fn open_store(args: &StoreArgs) -> Result<Arc<dyn Store>> {
-    match args
-        .database_url
-        .as_deref()
-        .map(str::trim)
-        .filter(|u| !u.is_empty())
-    {
+    match args.database_url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
         Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
             let store = store_postgres::PgStore::connect(url)
                 .await
@@ -57,9 +52,8 @@ async fn open_store(args: &StoreArgs) -> Result<Arc<dyn Store>> {
         }
         Some(_) => anyhow::bail!("DATABASE_URL must start with sqlite: or postgres://"),
         None => {
-            std::fs::create_dir_all(&args.data_dir).with_context(|| {
-                format!("creating the data directory {}", args.data_dir.display())
-            })?;
+            std::fs::create_dir_all(&args.data_dir)
+                .with_context(|| format!("creating the data directory {}", args.data_dir.display()))?;
             let file = args.data_dir.join("localwire.sqlite");
             let store = store_sqlite::SqliteStore::open_file(&file)
                 .await

@@ -14,11 +14,7 @@ fn bin() -> Command {
 }
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "lw-cli-{name}-{}-{}",
-        std::process::id(),
-        rand_u64()
-    ));
+    let d = std::env::temp_dir().join(format!("lw-cli-{name}-{}-{}", std::process::id(), rand_u64()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
@@ -46,10 +42,7 @@ fn help_on_every_subcommand() {
                 "LOCALWIRE_SIGN_WORD",
             ],
         ),
-        (
-            vec!["migrate", "--help"],
-            vec!["--data-dir", "DATABASE_URL"],
-        ),
+        (vec!["migrate", "--help"], vec!["--data-dir", "DATABASE_URL"]),
     ] {
         let out = bin().args(&args).output().unwrap();
         assert!(out.status.success(), "{args:?}");
@@ -63,16 +56,8 @@ fn help_on_every_subcommand() {
 #[test]
 fn migrate_creates_the_sqlite_file_in_the_data_dir() {
     let dir = temp_dir("migrate");
-    let out = bin()
-        .args(["migrate", "--data-dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = bin().args(["migrate", "--data-dir"]).arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("Migrations are up to date (sqlite)"));
     assert!(dir.join("localwire.sqlite").exists());
     // Running again is a no-op.
@@ -90,20 +75,9 @@ fn migrate_creates_the_sqlite_file_in_the_data_dir() {
 fn database_url_selects_sqlite_or_postgres_and_rejects_others() {
     let dir = temp_dir("dburl");
     let url = format!("sqlite://{}/other.sqlite", dir.display());
-    let out = bin()
-        .arg("migrate")
-        .env("DATABASE_URL", &url)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        dir.join("other.sqlite").exists(),
-        "DATABASE_URL overrides the data dir"
-    );
+    let out = bin().arg("migrate").env("DATABASE_URL", &url).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(dir.join("other.sqlite").exists(), "DATABASE_URL overrides the data dir");
 
     let out = bin()
         .arg("migrate")
@@ -111,10 +85,7 @@ fn database_url_selects_sqlite_or_postgres_and_rejects_others() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr)
-            .contains("DATABASE_URL must start with sqlite: or postgres://")
-    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("DATABASE_URL must start with sqlite: or postgres://"));
 }
 
 #[tokio::test]
@@ -129,16 +100,8 @@ async fn migrate_on_postgres() {
         Some((server, _)) => format!("{server}/{name}"),
         None => panic!("TEST_DATABASE_URL needs a database path"),
     };
-    let out = bin()
-        .arg("migrate")
-        .env("DATABASE_URL", &url)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = bin().arg("migrate").env("DATABASE_URL", &url).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("(postgres)"));
 }
 
@@ -148,10 +111,7 @@ fn invalid_route_rules_stop_the_start_with_a_clear_message() {
     let out = bin()
         .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
         .arg(&dir)
-        .env(
-            "LOCALWIRE_ROUTE_RULES",
-            "[{\"from\":\"old\",\"to\":\"/x\"}]",
-        )
+        .env("LOCALWIRE_ROUTE_RULES", "[{\"from\":\"old\",\"to\":\"/x\"}]")
         .output()
         .unwrap();
     assert!(!out.status.success());
@@ -174,32 +134,20 @@ fn serve_answers_and_stops_gracefully_on_sigterm() {
         .unwrap();
     let url = line.trim().rsplit(' ').next().unwrap().to_string();
     assert!(url.starts_with("http://127.0.0.1:"), "{line}");
-    let addr = url
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .to_string();
+    let addr = url.trim_start_matches("http://").trim_end_matches('/').to_string();
 
     let reply = http_get(&addr, "/healthz");
     assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
 
     let pid = child.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
     let started = Instant::now();
     loop {
         if let Some(status) = child.try_wait().unwrap() {
             assert!(status.success(), "exits cleanly on SIGTERM");
             break;
         }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "stops within 10 s"
-        );
+        assert!(started.elapsed() < Duration::from_secs(10), "stops within 10 s");
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -207,11 +155,7 @@ fn serve_answers_and_stops_gracefully_on_sigterm() {
 fn http_get(addr: &str, path: &str) -> String {
     use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect(addr).unwrap();
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
     let mut out = String::new();
     s.read_to_string(&mut out).unwrap();
     out

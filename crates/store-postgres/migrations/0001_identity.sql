@@ -1,6 +1,7 @@
 -- Users in the spec's server form (SPEC §3.1), the devices that own guest users,
 -- sessions (only the SHA-256 of each token is stored) and app settings.
--- Sessions are looked up by token hash only; indexes for clean-up come with clean-up.
+-- A session token is "<id>.<secret>": sessions are found by id (sequential, so inserts
+-- append) and checked against the SHA-256 of the secret. Clean-up indexes come with clean-up.
 CREATE TABLE users (
     id           BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     name         TEXT    NOT NULL DEFAULT '',
@@ -30,7 +31,8 @@ CREATE TABLE devices (
 );
 
 CREATE TABLE sessions (
-    token_hash TEXT    PRIMARY KEY,
+    id            BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    verifier_hash TEXT    NOT NULL,
     user_id    BIGINT  NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     device_id  TEXT    NOT NULL,
     created_at BIGINT  NOT NULL,

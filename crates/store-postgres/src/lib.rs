@@ -10,8 +10,8 @@ use std::str::FromStr;
 pub mod testing;
 use std::time::Duration;
 use store::{
-    Engine, GuestSession, GuestSessionRequest, LocationUpdate, Result, SessionUser, Store,
-    StoreError, UserId,
+    Engine, GuestSession, GuestSessionRequest, LocationUpdate, Result, SessionKey, SessionUser, Store, StoreError,
+    UserId,
 };
 
 /// The user columns, as a macro so every query stays a static string (sqlx 0.9 refuses
@@ -80,14 +80,10 @@ async fn user_in_tx(
     tx: &mut Transaction<'_, Postgres>,
     id: i64,
 ) -> std::result::Result<Option<UserServer>, sqlx::Error> {
-    let row = sqlx::query(concat!(
-        "SELECT ",
-        user_columns!(),
-        " FROM users u WHERE u.id = $1"
-    ))
-    .bind(id)
-    .fetch_optional(&mut **tx)
-    .await?;
+    let row = sqlx::query(concat!("SELECT ", user_columns!(), " FROM users u WHERE u.id = $1"))
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?;
     row.as_ref().map(user_from_row).transpose()
 }
 
@@ -98,10 +94,7 @@ impl Store for PgStore {
     }
 
     async fn health(&self) -> Result<()> {
-        sqlx::query("SELECT 1")
-            .execute(&self.pool)
-            .await
-            .map_err(db)?;
+        sqlx::query("SELECT 1").execute(&self.pool).await.map_err(db)?;
         Ok(())
     }
 
@@ -114,8 +107,7 @@ impl Store for PgStore {
         .fetch_optional(&mut *tx)
         .await
         .map_err(db)?;
-        let reusable =
-            existing.filter(|(_, account_type)| req.reuse_device_guest && *account_type == 0);
+        let reusable = existing.filter(|(_, account_type)| req.reuse_device_guest && *account_type == 0);
         let (user_id, is_new_user) = match reusable {
             Some((id, _)) => {
                 sqlx::query("UPDATE users SET last_time = $1 WHERE id = $2")
@@ -168,32 +160,38 @@ impl Store for PgStore {
                 (id, true)
             }
         };
-        sqlx::query("INSERT INTO sessions (token_hash, user_id, device_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)")
-            .bind(&req.token_hash)
-            .bind(user_id)
-            .bind(&req.device_id)
-            .bind(req.now_ms)
-            .bind(req.expires_at_ms)
-            .execute(&mut *tx)
-            .await
-            .map_err(db)?;
+        let session_id: i64 = sqlx::query_scalar(
+            "INSERT INTO sessions (verifier_hash, user_id, device_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5) \
+             RETURNING id",
+        )
+        .bind(&req.verifier_hash)
+        .bind(user_id)
+        .bind(&req.device_id)
+        .bind(req.now_ms)
+        .bind(req.expires_at_ms)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db)?;
         let user = user_in_tx(&mut tx, user_id).await.map_err(db)?;
         tx.commit().await.map_err(db)?;
-        let mut user = user.ok_or_else(|| {
-            StoreError::Database("user vanished inside its own transaction".into())
-        })?;
+        let mut user = user.ok_or_else(|| StoreError::Database("user vanished inside its own transaction".into()))?;
         user.is_new_user = i32::from(is_new_user);
-        Ok(GuestSession { user, is_new_user })
+        Ok(GuestSession {
+            user,
+            is_new_user,
+            session_id,
+        })
     }
 
-    async fn session_user(&self, token_hash: &str) -> Result<Option<SessionUser>> {
+    async fn session_user(&self, key: &SessionKey) -> Result<Option<SessionUser>> {
         let sql = concat!(
             "SELECT ",
             user_columns!(),
-            ", s.device_id, s.expires_at FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1"
+            ", s.device_id, s.expires_at FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1 AND s.verifier_hash = $2"
         );
         let row = sqlx::query(sql)
-            .bind(token_hash)
+            .bind(key.id)
+            .bind(&key.verifier_hash)
             .fetch_optional(&self.pool)
             .await
             .map_err(db)?;
@@ -218,9 +216,10 @@ impl Store for PgStore {
         Ok(())
     }
 
-    async fn end_session(&self, token_hash: &str) -> Result<bool> {
-        let done = sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
-            .bind(token_hash)
+    async fn end_session(&self, key: &SessionKey) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM sessions WHERE id = $1 AND verifier_hash = $2")
+            .bind(key.id)
+            .bind(&key.verifier_hash)
             .execute(&self.pool)
             .await
             .map_err(db)?;
@@ -228,24 +227,15 @@ impl Store for PgStore {
     }
 
     async fn user(&self, id: UserId) -> Result<Option<UserServer>> {
-        let row = sqlx::query(concat!(
-            "SELECT ",
-            user_columns!(),
-            " FROM users u WHERE u.id = $1"
-        ))
-        .bind(id.0)
-        .fetch_optional(&self.pool)
-        .await
-        .map_err(db)?;
+        let row = sqlx::query(concat!("SELECT ", user_columns!(), " FROM users u WHERE u.id = $1"))
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db)?;
         row.as_ref().map(user_from_row).transpose().map_err(db)
     }
 
-    async fn update_location(
-        &self,
-        id: UserId,
-        u: &LocationUpdate,
-        now_ms: i64,
-    ) -> Result<Option<UserServer>> {
+    async fn update_location(&self, id: UserId, u: &LocationUpdate, now_ms: i64) -> Result<Option<UserServer>> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         let done = sqlx::query(
             "UPDATE users SET lat = $1, lon = $2, country = $3, city = $4, city_show = $5, city_id = $6, app_lang = $7, \

@@ -16,8 +16,7 @@ pub async fn fresh_database() -> Option<PgConnectOptions> {
     let base = std::env::var("TEST_DATABASE_URL")
         .ok()
         .filter(|s| !s.trim().is_empty())?;
-    let admin_options =
-        PgConnectOptions::from_str(&base).expect("TEST_DATABASE_URL is a postgres:// URL");
+    let admin_options = PgConnectOptions::from_str(&base).expect("TEST_DATABASE_URL is a postgres:// URL");
     let mut admin = PgConnection::connect_with(&admin_options)
         .await
         .expect("connect to TEST_DATABASE_URL");
@@ -26,11 +25,7 @@ pub async fn fresh_database() -> Option<PgConnectOptions> {
         .map(|d| d.as_secs())
         .unwrap_or(0);
     drop_stale(&mut admin, now).await;
-    let name = format!(
-        "{PREFIX}{now}_{}_{:08x}",
-        std::process::id(),
-        rand::random::<u32>()
-    );
+    let name = format!("{PREFIX}{now}_{}_{:08x}", std::process::id(), rand::random::<u32>());
     admin
         .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE \"{name}\"")))
         .await
@@ -39,11 +34,10 @@ pub async fn fresh_database() -> Option<PgConnectOptions> {
 }
 
 async fn drop_stale(admin: &mut PgConnection, now: u64) {
-    let names: Vec<String> =
-        sqlx::query_scalar("SELECT datname FROM pg_database WHERE datname LIKE 'lw\\_test\\_%'")
-            .fetch_all(&mut *admin)
-            .await
-            .unwrap_or_default();
+    let names: Vec<String> = sqlx::query_scalar("SELECT datname FROM pg_database WHERE datname LIKE 'lw\\_test\\_%'")
+        .fetch_all(&mut *admin)
+        .await
+        .unwrap_or_default();
     for name in names {
         let created = name
             .trim_start_matches(PREFIX)

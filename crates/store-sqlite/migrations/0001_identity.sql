@@ -1,6 +1,7 @@
 -- Users in the spec's server form (SPEC §3.1), the devices that own guest users,
 -- sessions (only the SHA-256 of each token is stored) and app settings.
--- Sessions are looked up by token hash only; indexes for clean-up come with clean-up.
+-- A session token is "<id>.<secret>": sessions are found by id (sequential, so inserts
+-- append) and checked against the SHA-256 of the secret. Clean-up indexes come with clean-up.
 CREATE TABLE users (
     id           INTEGER PRIMARY KEY AUTOINCREMENT,
     name         TEXT    NOT NULL DEFAULT '',
@@ -30,12 +31,13 @@ CREATE TABLE devices (
 ) WITHOUT ROWID;
 
 CREATE TABLE sessions (
-    token_hash TEXT    PRIMARY KEY,
+    id            INTEGER PRIMARY KEY,
+    verifier_hash TEXT    NOT NULL,
     user_id    INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     device_id  TEXT    NOT NULL,
     created_at INTEGER NOT NULL,
     expires_at INTEGER NOT NULL
-) WITHOUT ROWID;
+);
 
 CREATE TABLE app_settings (
     key        TEXT    PRIMARY KEY,

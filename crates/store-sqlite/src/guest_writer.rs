@@ -81,9 +81,7 @@ async fn run(pool: SqlitePool, mut rx: mpsc::Receiver<Job>) {
             Err(e) if batch.len() > 1 => {
                 tracing::warn!(error = %e, size = batch.len(), "guest batch failed; retrying one by one");
                 for job in batch {
-                    let result = write_batch(&pool, &[&job.req])
-                        .await
-                        .map(|mut s| s.remove(0));
+                    let result = write_batch(&pool, &[&job.req]).await.map(|mut s| s.remove(0));
                     let _ = job.reply.send(result);
                 }
             }
@@ -104,10 +102,7 @@ fn placeholders(rows: usize, per_row: usize) -> String {
 const USER_COLUMNS: &str = "id, name, photo, email, account_type, user_type, join_time, last_time, app_lang, country, \
      postal_code, admin_code, city, city_show, city_id, lat, lon";
 
-async fn write_batch(
-    pool: &SqlitePool,
-    reqs: &[&GuestSessionRequest],
-) -> Result<Vec<GuestSession>> {
+async fn write_batch(pool: &SqlitePool, reqs: &[&GuestSessionRequest]) -> Result<Vec<GuestSession>> {
     let mut tx = pool.begin().await.map_err(db)?;
 
     // 1. Which devices already have a guest user to reuse.
@@ -188,11 +183,7 @@ async fn write_batch(
     // 3. Reused guests: mark them seen.
     let reuse_rows: Vec<usize> = (0..reqs.len()).filter(|&i| reused[i].is_some()).collect();
     if !reuse_rows.is_empty() {
-        let now = reuse_rows
-            .iter()
-            .map(|&i| reqs[i].now_ms)
-            .max()
-            .unwrap_or(0);
+        let now = reuse_rows.iter().map(|&i| reqs[i].now_ms).max().unwrap_or(0);
         let sql = format!(
             "UPDATE users SET last_time = ? WHERE id IN ({}) RETURNING {USER_COLUMNS}",
             vec!["?"; reuse_rows.len()].join(", ")
@@ -238,27 +229,36 @@ async fn write_batch(
     }
     q.execute(&mut *tx).await.map_err(db)?;
 
+    // Session ids are assigned in row order (one writer), like user ids above.
     let sql = format!(
-        "INSERT INTO sessions (token_hash, user_id, device_id, created_at, expires_at) VALUES {}",
+        "INSERT INTO sessions (verifier_hash, user_id, device_id, created_at, expires_at) VALUES {} RETURNING id",
         placeholders(reqs.len(), 5)
     );
-    let mut q = sqlx::query(AssertSqlSafe(sql));
+    let mut q = sqlx::query_scalar::<_, i64>(AssertSqlSafe(sql));
     for (r, u) in reqs.iter().zip(&users) {
         q = q
-            .bind(&r.token_hash)
+            .bind(&r.verifier_hash)
             .bind(u.id)
             .bind(&r.device_id)
             .bind(r.now_ms)
             .bind(r.expires_at_ms);
     }
-    q.execute(&mut *tx).await.map_err(db)?;
+    let mut session_ids = q.fetch_all(&mut *tx).await.map_err(db)?;
+    session_ids.sort_unstable();
+    if session_ids.len() != reqs.len() {
+        return Err(StoreError::Database(
+            "session insert returned a different number of rows".into(),
+        ));
+    }
     tx.commit().await.map_err(db)?;
 
     Ok(users
         .into_iter()
-        .map(|user| GuestSession {
+        .zip(session_ids)
+        .map(|(user, session_id)| GuestSession {
             is_new_user: user.is_new_user == 1,
             user,
+            session_id,
         })
         .collect())
 }

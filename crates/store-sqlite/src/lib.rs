@@ -9,8 +9,7 @@
 use async_trait::async_trait;
 use domain::user::{UserServer, timestamp_millis};
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
-    SqliteSynchronous,
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
 };
 use sqlx::{Row, Sqlite, Transaction};
 mod guest_writer;
@@ -20,8 +19,8 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 use store::{
-    Engine, GuestSession, GuestSessionRequest, LocationUpdate, Result, SessionUser, Store,
-    StoreError, UserId,
+    Engine, GuestSession, GuestSessionRequest, LocationUpdate, Result, SessionKey, SessionUser, Store, StoreError,
+    UserId,
 };
 
 /// The user columns, as a macro so every query stays a static string (sqlx 0.9 refuses
@@ -90,11 +89,7 @@ impl SqliteStore {
             .map_err(db)?;
         tokio::spawn(checkpoint_periodically(checkpointer));
         let guests = GuestWriter::spawn(writer.clone());
-        Ok(SqliteStore {
-            reader,
-            writer,
-            guests,
-        })
+        Ok(SqliteStore { reader, writer, guests })
     }
 }
 
@@ -105,10 +100,7 @@ async fn checkpoint_periodically(pool: SqlitePool) {
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
-            .execute(&pool)
-            .await
-        {
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await {
             tracing::warn!(error = %e, "SQLite checkpoint failed; will retry");
         }
         if pool.is_closed() {
@@ -140,18 +132,11 @@ pub(crate) fn user_from_row(row: &SqliteRow) -> std::result::Result<UserServer, 
     })
 }
 
-async fn user_in_tx(
-    tx: &mut Transaction<'_, Sqlite>,
-    id: i64,
-) -> std::result::Result<Option<UserServer>, sqlx::Error> {
-    let row = sqlx::query(concat!(
-        "SELECT ",
-        user_columns!(),
-        " FROM users u WHERE u.id = ?"
-    ))
-    .bind(id)
-    .fetch_optional(&mut **tx)
-    .await?;
+async fn user_in_tx(tx: &mut Transaction<'_, Sqlite>, id: i64) -> std::result::Result<Option<UserServer>, sqlx::Error> {
+    let row = sqlx::query(concat!("SELECT ", user_columns!(), " FROM users u WHERE u.id = ?"))
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?;
     row.as_ref().map(user_from_row).transpose()
 }
 
@@ -162,10 +147,7 @@ impl Store for SqliteStore {
     }
 
     async fn health(&self) -> Result<()> {
-        sqlx::query("SELECT 1")
-            .execute(&self.reader)
-            .await
-            .map_err(db)?;
+        sqlx::query("SELECT 1").execute(&self.reader).await.map_err(db)?;
         Ok(())
     }
 
@@ -173,14 +155,15 @@ impl Store for SqliteStore {
         self.guests.submit(req.clone()).await
     }
 
-    async fn session_user(&self, token_hash: &str) -> Result<Option<SessionUser>> {
+    async fn session_user(&self, key: &SessionKey) -> Result<Option<SessionUser>> {
         let sql = concat!(
             "SELECT ",
             user_columns!(),
-            ", s.device_id, s.expires_at FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?"
+            ", s.device_id, s.expires_at FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ? AND s.verifier_hash = ?"
         );
         let row = sqlx::query(sql)
-            .bind(token_hash)
+            .bind(key.id)
+            .bind(&key.verifier_hash)
             .fetch_optional(&self.reader)
             .await
             .map_err(db)?;
@@ -205,9 +188,10 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    async fn end_session(&self, token_hash: &str) -> Result<bool> {
-        let done = sqlx::query("DELETE FROM sessions WHERE token_hash = ?")
-            .bind(token_hash)
+    async fn end_session(&self, key: &SessionKey) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM sessions WHERE id = ? AND verifier_hash = ?")
+            .bind(key.id)
+            .bind(&key.verifier_hash)
             .execute(&self.writer)
             .await
             .map_err(db)?;
@@ -215,24 +199,15 @@ impl Store for SqliteStore {
     }
 
     async fn user(&self, id: UserId) -> Result<Option<UserServer>> {
-        let row = sqlx::query(concat!(
-            "SELECT ",
-            user_columns!(),
-            " FROM users u WHERE u.id = ?"
-        ))
-        .bind(id.0)
-        .fetch_optional(&self.reader)
-        .await
-        .map_err(db)?;
+        let row = sqlx::query(concat!("SELECT ", user_columns!(), " FROM users u WHERE u.id = ?"))
+            .bind(id.0)
+            .fetch_optional(&self.reader)
+            .await
+            .map_err(db)?;
         row.as_ref().map(user_from_row).transpose().map_err(db)
     }
 
-    async fn update_location(
-        &self,
-        id: UserId,
-        u: &LocationUpdate,
-        now_ms: i64,
-    ) -> Result<Option<UserServer>> {
+    async fn update_location(&self, id: UserId, u: &LocationUpdate, now_ms: i64) -> Result<Option<UserServer>> {
         let mut tx = self.writer.begin().await.map_err(db)?;
         let done = sqlx::query(
             "UPDATE users SET lat = ?, lon = ?, country = ?, city = ?, city_show = ?, city_id = ?, app_lang = ?, \

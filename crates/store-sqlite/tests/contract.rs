@@ -3,11 +3,7 @@
 use store_sqlite::SqliteStore;
 
 async fn fresh() -> Option<SqliteStore> {
-    let dir = std::env::temp_dir().join(format!(
-        "lw-sqlite-contract-{}-{}",
-        std::process::id(),
-        rand_suffix()
-    ));
+    let dir = std::env::temp_dir().join(format!("lw-sqlite-contract-{}-{}", std::process::id(), rand_suffix()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     Some(
         SqliteStore::open_file(&dir.join("localwire.sqlite"))

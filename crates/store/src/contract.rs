@@ -2,7 +2,7 @@
 //! [`store_contract_tests!`](crate::store_contract_tests) with a constructor for a fresh,
 //! migrated, empty store; every function here becomes a named test for that engine.
 
-use crate::{GuestSessionRequest, LocationUpdate, NewGuest, Store, UserId};
+use crate::{GuestSession, GuestSessionRequest, LocationUpdate, NewGuest, SessionKey, Store, UserId};
 
 pub fn guest(lang: &str) -> NewGuest {
     NewGuest {
@@ -20,14 +20,21 @@ pub fn guest(lang: &str) -> NewGuest {
     }
 }
 
-pub fn request(device: &str, token_hash: &str, now: i64, reuse: bool) -> GuestSessionRequest {
+pub fn request(device: &str, verifier_hash: &str, now: i64, reuse: bool) -> GuestSessionRequest {
     GuestSessionRequest {
         device_id: device.into(),
         guest: guest("en"),
-        token_hash: token_hash.into(),
+        verifier_hash: verifier_hash.into(),
         now_ms: now,
         expires_at_ms: now + 1_000,
         reuse_device_guest: reuse,
+    }
+}
+
+fn key(session: &GuestSession, verifier_hash: &str) -> SessionKey {
+    SessionKey {
+        id: session.session_id,
+        verifier_hash: verifier_hash.into(),
     }
 }
 
@@ -41,17 +48,10 @@ pub async fn new_device_gets_a_new_guest_user(store: &dyn Store) {
         .await
         .unwrap();
     assert!(s.is_new_user);
-    assert_eq!(
-        s.user.account_type,
-        Some(0),
-        "guests are account type 0 (§3.2)"
-    );
+    assert_eq!(s.user.account_type, Some(0), "guests are account type 0 (§3.2)");
     assert_eq!(s.user.join_time, 1_700_000_000_000);
     assert_eq!(s.user.last_time, 1_700_000_000_000);
-    assert_eq!(
-        (s.user.city.as_str(), s.user.admin_code.as_str()),
-        ("Washington", "DC")
-    );
+    assert_eq!((s.user.city.as_str(), s.user.admin_code.as_str()), ("Washington", "DC"));
     assert_eq!(s.user.city_show, "Washington, DC");
     assert_eq!(s.user.city_id, 4140963);
     assert!(s.user.id > 0);
@@ -70,8 +70,9 @@ pub async fn same_device_reuses_its_guest_on_init(store: &dyn Store) {
     assert!(!b.is_new_user);
     assert_eq!(b.user.last_time, 1_000_000_000_500);
     // Both sessions are live.
-    assert!(store.session_user("h1").await.unwrap().is_some());
-    assert!(store.session_user("h2").await.unwrap().is_some());
+    assert_ne!(a.session_id, b.session_id);
+    assert!(store.session_user(&key(&a, "h1")).await.unwrap().is_some());
+    assert!(store.session_user(&key(&b, "h2")).await.unwrap().is_some());
 }
 
 pub async fn logout_style_request_always_creates_a_new_guest(store: &dyn Store) {
@@ -98,33 +99,41 @@ pub async fn session_lookup_returns_user_device_and_expiry(store: &dyn Store) {
         .start_guest_session(&request("dev-d", "hash-d", 1_000_000_000_000, true))
         .await
         .unwrap();
-    let found = store
-        .session_user("hash-d")
-        .await
-        .unwrap()
-        .expect("session");
+    let found = store.session_user(&key(&s, "hash-d")).await.unwrap().expect("session");
     assert_eq!(found.user.id, s.user.id);
     assert_eq!(found.device_id, "dev-d");
     assert_eq!(found.expires_at_ms, 1_000_000_001_000);
-    assert!(store.session_user("no-such-hash").await.unwrap().is_none());
+    assert!(
+        store.session_user(&key(&s, "wrong-verifier")).await.unwrap().is_none(),
+        "the verifier must match"
+    );
+    let unknown = SessionKey {
+        id: s.session_id + 1_000,
+        verifier_hash: "hash-d".into(),
+    };
+    assert!(store.session_user(&unknown).await.unwrap().is_none());
 }
 
 pub async fn ending_a_session_removes_only_that_session(store: &dyn Store) {
-    store
+    let e1 = store
         .start_guest_session(&request("dev-e", "e1", 1_000_000_000_000, true))
         .await
         .unwrap();
-    store
+    let e2 = store
         .start_guest_session(&request("dev-e", "e2", 1_000_000_000_000, true))
         .await
         .unwrap();
-    assert!(store.end_session("e1").await.unwrap());
     assert!(
-        !store.end_session("e1").await.unwrap(),
+        !store.end_session(&key(&e1, "not-e1")).await.unwrap(),
+        "a wrong verifier ends nothing"
+    );
+    assert!(store.end_session(&key(&e1, "e1")).await.unwrap());
+    assert!(
+        !store.end_session(&key(&e1, "e1")).await.unwrap(),
         "second end is a no-op"
     );
-    assert!(store.session_user("e1").await.unwrap().is_none());
-    assert!(store.session_user("e2").await.unwrap().is_some());
+    assert!(store.session_user(&key(&e1, "e1")).await.unwrap().is_none());
+    assert!(store.session_user(&key(&e2, "e2")).await.unwrap().is_some());
 }
 
 pub async fn touch_user_sets_last_time(store: &dyn Store) {
@@ -132,10 +141,7 @@ pub async fn touch_user_sets_last_time(store: &dyn Store) {
         .start_guest_session(&request("dev-f", "f1", 1_000_000_000_000, true))
         .await
         .unwrap();
-    store
-        .touch_user(UserId(s.user.id), 1_000_000_009_999)
-        .await
-        .unwrap();
+    store.touch_user(UserId(s.user.id), 1_000_000_009_999).await.unwrap();
     let u = store.user(UserId(s.user.id)).await.unwrap().unwrap();
     assert_eq!(u.last_time, 1_000_000_009_999);
     assert_eq!(u.join_time, 1_000_000_000_000);
@@ -167,20 +173,13 @@ pub async fn update_location_sets_every_field(store: &dyn Store) {
         ("Montréal", "Montréal, QC", "CA")
     );
     assert_eq!(
-        (
-            u.admin_code.as_str(),
-            u.postal_code.as_str(),
-            u.app_lang.as_str()
-        ),
+        (u.admin_code.as_str(), u.postal_code.as_str(), u.app_lang.as_str()),
         ("QC", "H2X", "fr")
     );
     assert_eq!(u.city_id, 6077243);
     assert!((u.lat - 45.50884).abs() < 1e-9 && (u.lon + 73.58781).abs() < 1e-9);
     assert_eq!(u.last_time, 1_000_000_000_100);
-    let missing = store
-        .update_location(UserId(i64::MAX), &update, 1)
-        .await
-        .unwrap();
+    let missing = store.update_location(UserId(i64::MAX), &update, 1).await.unwrap();
     assert!(missing.is_none());
 }
 
@@ -192,23 +191,15 @@ pub async fn settings_round_trip_and_overwrite(store: &dyn Store) {
     assert_eq!(store.setting("k").await.unwrap(), None);
     store.put_setting("k", "v1", 1).await.unwrap();
     store.put_setting("k", "v2 ünïcode", 2).await.unwrap();
-    assert_eq!(
-        store.setting("k").await.unwrap().as_deref(),
-        Some("v2 ünïcode")
-    );
+    assert_eq!(store.setting("k").await.unwrap().as_deref(), Some("v2 ünïcode"));
 }
 
 pub async fn text_is_stored_verbatim(store: &dyn Store) {
-    let mut req = request(
-        "dev-'; DROP TABLE users; --",
-        "h'x",
-        1_000_000_000_000,
-        true,
-    );
+    let mut req = request("dev-'; DROP TABLE users; --", "h'x", 1_000_000_000_000, true);
     req.guest.city = "Saint-Jean-sur-Richelieu \"Ω\" 🙂".into();
     let s = store.start_guest_session(&req).await.unwrap();
     assert_eq!(s.user.city, "Saint-Jean-sur-Richelieu \"Ω\" 🙂");
-    let found = store.session_user("h'x").await.unwrap().unwrap();
+    let found = store.session_user(&key(&s, "h'x")).await.unwrap().unwrap();
     assert_eq!(found.device_id, "dev-'; DROP TABLE users; --");
 }
 

@@ -57,8 +57,8 @@ pub struct NewGuest {
 pub struct GuestSessionRequest {
     pub device_id: String,
     pub guest: NewGuest,
-    /// SHA-256 of the session token, hex. The token itself is never stored.
-    pub token_hash: String,
+    /// SHA-256 (hex) of the token's secret part. The secret itself is never stored.
+    pub verifier_hash: String,
     pub now_ms: i64,
     pub expires_at_ms: i64,
     /// Reuse the device's existing guest user (init) or always start a new one (logout).
@@ -70,6 +70,16 @@ pub struct GuestSessionRequest {
 pub struct GuestSession {
     pub user: UserServer,
     pub is_new_user: bool,
+    /// The new session's id: the public half of its token.
+    pub session_id: i64,
+}
+
+/// How a session is found: its id (sequential, so new sessions append to the table
+/// instead of landing on random pages) and the hash of the token's secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionKey {
+    pub id: i64,
+    pub verifier_hash: String,
 }
 
 /// A live session and its user.
@@ -105,26 +115,22 @@ pub trait Store: Send + Sync + 'static {
     /// or create a new guest, point the device at it, and store the session.
     async fn start_guest_session(&self, req: &GuestSessionRequest) -> Result<GuestSession>;
 
-    /// The session for a token hash and its user; `None` when unknown. Expired sessions
+    /// The session for a key and its user; `None` when unknown or when the verifier
+    /// does not match. Expired sessions
     /// are returned too (the caller decides), so it can say "expired" rather than "unknown".
-    async fn session_user(&self, token_hash: &str) -> Result<Option<SessionUser>>;
+    async fn session_user(&self, key: &SessionKey) -> Result<Option<SessionUser>>;
 
     /// Mark the user as seen now (§3.1 last_time).
     async fn touch_user(&self, id: UserId, now_ms: i64) -> Result<()>;
 
     /// End a session. `true` when one was removed.
-    async fn end_session(&self, token_hash: &str) -> Result<bool>;
+    async fn end_session(&self, key: &SessionKey) -> Result<bool>;
 
     /// A user by id.
     async fn user(&self, id: UserId) -> Result<Option<UserServer>>;
 
     /// Set the user's location and language; returns the updated user.
-    async fn update_location(
-        &self,
-        id: UserId,
-        update: &LocationUpdate,
-        now_ms: i64,
-    ) -> Result<Option<UserServer>>;
+    async fn update_location(&self, id: UserId, update: &LocationUpdate, now_ms: i64) -> Result<Option<UserServer>>;
 
     /// An application setting (key/value).
     async fn setting(&self, key: &str) -> Result<Option<String>>;

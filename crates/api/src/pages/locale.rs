@@ -143,12 +143,7 @@ pub fn resolve(req: &PageRequest<'_>) -> Resolution {
 mod tests {
     use super::*;
 
-    fn run(
-        path: &str,
-        query: Option<&str>,
-        cookie: Option<&str>,
-        accept: Option<&str>,
-    ) -> Resolution {
+    fn run(path: &str, query: Option<&str>, cookie: Option<&str>, accept: Option<&str>) -> Resolution {
         resolve(&PageRequest {
             path,
             query,
@@ -188,26 +183,17 @@ mod tests {
 
     #[test]
     fn default_locale_prefix_redirects_to_unprefixed() {
-        assert_eq!(
-            redirect(run("/en/latest", Some("x=1"), None, None)),
-            "/latest?x=1"
-        );
+        assert_eq!(redirect(run("/en/latest", Some("x=1"), None, None)), "/latest?x=1");
     }
 
     #[test]
     fn spec_2_21_c_switches_to_its_language_path() {
-        assert_eq!(
-            redirect(run("/", Some("c=es_US"), None, None)),
-            "/es/?c=es_US"
-        );
+        assert_eq!(redirect(run("/", Some("c=es_US"), None, None)), "/es/?c=es_US");
         assert_eq!(
             redirect(run("/es/latest", Some("c=fr_CA&x=1"), None, None)),
             "/fr/latest?x=1&c=fr_CA"
         );
-        assert_eq!(
-            redirect(run("/fr/", Some("c=en_CA"), None, None)),
-            "/?c=en_CA"
-        );
+        assert_eq!(redirect(run("/fr/", Some("c=en_CA"), None, None)), "/?c=en_CA");
         let r = render(run("/es/", Some("c=es_US"), None, None));
         assert_eq!((r.locale, r.country), (Locale::Es, Country::Us));
         assert_eq!(r.applied_c.map(|c| c.code()), Some("es_US".into()));
@@ -225,15 +211,9 @@ mod tests {
             redirect(run("/latest", Some("q=a"), Some("es_US"), None)),
             "/es/latest?q=a&c=es_US"
         );
-        assert_eq!(
-            redirect(run("/fr/x", None, Some("en_US"), None)),
-            "/x?c=en_US"
-        );
+        assert_eq!(redirect(run("/fr/x", None, Some("en_US"), None)), "/x?c=en_US");
         // A broken stored code is ignored.
-        assert_eq!(
-            render(run("/latest", None, Some("xx_YY"), None)).locale,
-            Locale::En
-        );
+        assert_eq!(render(run("/latest", None, Some("xx_YY"), None)).locale, Locale::En);
     }
 
     #[test]
@@ -244,15 +224,11 @@ mod tests {
         }
         // `en` and `_US` are usable: language en (default when missing), country US.
         assert_eq!(
-            render(run("/", Some("c=en"), None, None))
-                .applied_c
-                .map(|c| c.code()),
+            render(run("/", Some("c=en"), None, None)).applied_c.map(|c| c.code()),
             Some("en_US".into())
         );
         assert_eq!(
-            render(run("/", Some("c=_US"), None, None))
-                .applied_c
-                .map(|c| c.code()),
+            render(run("/", Some("c=_US"), None, None)).applied_c.map(|c| c.code()),
             Some("en_US".into())
         );
     }
@@ -268,14 +244,8 @@ mod tests {
             render(run("/latest", None, None, Some("en-US,en;q=0.9"))).locale,
             Locale::En
         );
-        assert_eq!(
-            render(run("/latest", None, None, Some("de-DE"))).locale,
-            Locale::En
-        );
+        assert_eq!(render(run("/latest", None, None, Some("de-DE"))).locale, Locale::En);
         // The route's prefix wins over the browser.
-        assert_eq!(
-            render(run("/es/latest", None, None, Some("fr"))).locale,
-            Locale::Es
-        );
+        assert_eq!(render(run("/es/latest", None, None, Some("fr"))).locale, Locale::Es);
     }
 }

@@ -8,7 +8,7 @@ pub mod shell;
 
 use crate::assets;
 use crate::i18n::{t, t_with};
-use crate::session::token_hash;
+use crate::session::parse_token;
 use crate::state::{AppState, now_ms};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -70,27 +70,24 @@ fn base_url(state: &AppState, headers: &HeaderMap) -> String {
     let host = headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
-        .filter(|h| {
-            h.len() <= 255
-                && h.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
-        })
+        .filter(|h| h.len() <= 255 && h.bytes().all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b)))
         .unwrap_or("localhost");
     format!("http://{host}")
 }
 
 /// Is the visitor behind this request signed in (not a guest)? For `/user/*`.
 async fn signed_in(state: &AppState, headers: &HeaderMap) -> bool {
-    let Some(token) = cookie(headers, TOKEN_COOKIE).filter(|t| !t.is_empty() && t.len() <= 256)
-    else {
+    let Some(token) = cookie(headers, TOKEN_COOKIE).filter(|t| !t.is_empty() && t.len() <= 256) else {
         return false;
     };
     let token = percent_decode_str(token).decode_utf8_lossy();
-    match state.store.session_user(&token_hash(&token)).await {
+    let Some(key) = parse_token(&token) else {
+        return false;
+    };
+    match state.store.session_user(&key).await {
         Ok(Some(s)) => {
             s.expires_at_ms > now_ms()
-                && AccountType::from_code(s.user.account_type.unwrap_or(0))
-                    .is_some_and(AccountType::is_signed_in)
+                && AccountType::from_code(s.user.account_type.unwrap_or(0)).is_some_and(AccountType::is_signed_in)
         }
         Ok(None) => false,
         Err(e) => {
@@ -103,11 +100,7 @@ async fn signed_in(state: &AppState, headers: &HeaderMap) -> bool {
 /// The fallback for everything that is not the API: route rules, embedded files, pages.
 pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
     if req.method() != Method::GET && req.method() != Method::HEAD {
-        let mut res = (
-            StatusCode::METHOD_NOT_ALLOWED,
-            "Pages answer GET and HEAD only.",
-        )
-            .into_response();
+        let mut res = (StatusCode::METHOD_NOT_ALLOWED, "Pages answer GET and HEAD only.").into_response();
         res.headers_mut()
             .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
         return res;
@@ -131,17 +124,13 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
         path: raw_path,
         query: req.uri().query(),
         locale_cookie: cookie(headers, LOCALE_COOKIE),
-        accept_language: headers
-            .get(header::ACCEPT_LANGUAGE)
-            .and_then(|v| v.to_str().ok()),
+        accept_language: headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()),
     };
     let rendering = match resolve(&page_req) {
         Resolution::Redirect(to) => return redirect(&to, StatusCode::FOUND),
         Resolution::Render(r) => r,
     };
-    let rest = percent_decode_str(&rendering.rest)
-        .decode_utf8_lossy()
-        .into_owned();
+    let rest = percent_decode_str(&rendering.rest).decode_utf8_lossy().into_owned();
     let matched = match_route(&rest);
     if let Some(m) = &matched
         && m.route.auth
@@ -159,13 +148,7 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
         );
         return redirect(&to, StatusCode::FOUND);
     }
-    render_page(
-        &state,
-        headers,
-        &rendering,
-        matched.as_ref(),
-        &shown_path(&decoded),
-    )
+    render_page(&state, headers, &rendering, matched.as_ref(), &shown_path(&decoded))
 }
 
 fn render_page(
@@ -199,11 +182,7 @@ fn render_page(
         }
     };
     let base = base_url(state, headers);
-    let rest_for_links = if r.rest.len() > 2048 {
-        "/"
-    } else {
-        r.rest.as_str()
-    };
+    let rest_for_links = if r.rest.len() > 2048 { "/" } else { r.rest.as_str() };
     let canonical = format!("{base}{}", localized_path(locale, rest_for_links));
     let mut head = String::with_capacity(2048);
     head.push_str(&format!("<title>{}</title>", escape_html(&title)));
@@ -211,15 +190,9 @@ fn render_page(
         r#"<meta name="description" content="{}">"#,
         escape_html(&description)
     ));
-    head.push_str(&format!(
-        r#"<meta name="lw-build" content="{}">"#,
-        state.shell.build_id
-    ));
+    head.push_str(&format!(r#"<meta name="lw-build" content="{}">"#, state.shell.build_id));
     if status == StatusCode::OK {
-        head.push_str(&format!(
-            r#"<link rel="canonical" href="{}">"#,
-            escape_html(&canonical)
-        ));
+        head.push_str(&format!(r#"<link rel="canonical" href="{}">"#, escape_html(&canonical)));
         for alt in Locale::ALL {
             let href = format!("{base}{}", localized_path(alt, rest_for_links));
             head.push_str(&format!(
@@ -261,12 +234,7 @@ fn render_page(
     head.push_str(r#"<meta name="twitter:card" content="summary">"#);
 
     let params: serde_json::Map<String, serde_json::Value> = matched
-        .map(|m| {
-            m.params
-                .iter()
-                .map(|(k, v)| (k.clone(), json!(v)))
-                .collect()
-        })
+        .map(|m| m.params.iter().map(|(k, v)| (k.clone(), json!(v))).collect())
         .unwrap_or_default();
     let payload = json!({
         "route": matched.map(|m| m.route.name.as_str()),

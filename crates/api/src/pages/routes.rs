@@ -18,12 +18,10 @@ pub struct RouteDef {
 }
 
 pub static ROUTES: LazyLock<Vec<RouteDef>> = LazyLock::new(|| {
-    serde_json::from_str(include_str!("../../../../web/src/routes/routes.json")).unwrap_or_else(
-        |e| {
-            tracing::error!(error = %e, "web/src/routes/routes.json is not a valid route table");
-            Vec::new()
-        },
-    )
+    serde_json::from_str(include_str!("../../../../web/src/routes/routes.json")).unwrap_or_else(|e| {
+        tracing::error!(error = %e, "web/src/routes/routes.json is not a valid route table");
+        Vec::new()
+    })
 });
 
 /// A matched route and its parameters.

@@ -31,18 +31,14 @@ pub struct Shell {
 
 impl Shell {
     pub fn load() -> Shell {
-        let built =
-            WebDist::get("index.html").and_then(|f| String::from_utf8(f.data.into_owned()).ok());
+        let built = WebDist::get("index.html").and_then(|f| String::from_utf8(f.data.into_owned()).ok());
         match built.as_deref().and_then(|t| Shell::parse(t, true)) {
             Some(shell) => shell,
             None => {
                 if built.is_some() {
-                    tracing::error!(
-                        "web/dist/index.html lacks the lw markers; serving the fallback shell"
-                    );
+                    tracing::error!("web/dist/index.html lacks the lw markers; serving the fallback shell");
                 }
-                Shell::parse(FALLBACK, false)
-                    .unwrap_or_else(|| unreachable!("the fallback has every marker"))
+                Shell::parse(FALLBACK, false).unwrap_or_else(|| unreachable!("the fallback has every marker"))
             }
         }
     }
@@ -64,9 +60,7 @@ impl Shell {
 
     /// Assemble a page from its pieces; `head` and `payload_json` are already escaped.
     pub fn render(&self, lang: &str, dir: &str, head: &str, payload_json: &str) -> String {
-        let mut out = String::with_capacity(
-            self.before_html.len() + self.html_to_head.len() + head.len() + 4096,
-        );
+        let mut out = String::with_capacity(self.before_html.len() + self.html_to_head.len() + head.len() + 4096);
         out.push_str(&self.before_html);
         out.push_str("<html lang=\"");
         out.push_str(lang);

@@ -25,11 +25,7 @@ pub fn config() -> ApiConfig {
 }
 
 pub async fn sqlite_store() -> Option<Arc<dyn Store>> {
-    let dir = std::env::temp_dir().join(format!(
-        "lw-http-{}-{:016x}",
-        std::process::id(),
-        rand::random::<u64>()
-    ));
+    let dir = std::env::temp_dir().join(format!("lw-http-{}-{:016x}", std::process::id(), rand::random::<u64>()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let store = store_sqlite::SqliteStore::open_file(&dir.join("db.sqlite"))
         .await
@@ -39,16 +35,12 @@ pub async fn sqlite_store() -> Option<Arc<dyn Store>> {
 
 pub async fn postgres_store() -> Option<Arc<dyn Store>> {
     let options = store_postgres::testing::fresh_database().await?;
-    let store = store_postgres::PgStore::connect_with(options)
-        .await
-        .expect("postgres");
+    let store = store_postgres::PgStore::connect_with(options).await.expect("postgres");
     Some(Arc::new(store))
 }
 
 pub async fn start(store: Arc<dyn Store>, config: ApiConfig) -> TestApp {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     let app = api::router(AppState::new(store, config));
     tokio::spawn(async move {
@@ -112,25 +104,13 @@ impl TestApp {
     }
 
     /// A signed POST as the web app sends it; `path` is after `/api`.
-    pub async fn call(
-        &self,
-        device: &str,
-        path: &str,
-        token: Option<&str>,
-        body: Value,
-    ) -> (u16, Value) {
+    pub async fn call(&self, device: &str, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
         let base = base_for(device, "en", "US");
         self.call_with(&signing(&base, path), path, token, body.to_string())
             .await
     }
 
-    pub async fn call_with(
-        &self,
-        s: &Signing,
-        path: &str,
-        token: Option<&str>,
-        body: String,
-    ) -> (u16, Value) {
+    pub async fn call_with(&self, s: &Signing, path: &str, token: Option<&str>, body: String) -> (u16, Value) {
         let mut req = self
             .http
             .post(self.url(&format!("/api{path}")))
@@ -160,13 +140,10 @@ impl TestApp {
     /// Send raw bytes (for requests a normal client refuses to make).
     pub async fn raw(&self, request: &[u8]) -> String {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
-        let mut s = tokio::net::TcpStream::connect(self.addr)
-            .await
-            .expect("connect");
+        let mut s = tokio::net::TcpStream::connect(self.addr).await.expect("connect");
         s.write_all(request).await.expect("write");
         let mut out = Vec::new();
-        let _ =
-            tokio::time::timeout(std::time::Duration::from_secs(5), s.read_to_end(&mut out)).await;
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), s.read_to_end(&mut out)).await;
         String::from_utf8_lossy(&out).into_owned()
     }
 
