@@ -99,6 +99,10 @@ pub fn serve(path: &str, headers: &HeaderMap) -> Option<Response> {
     };
     let h = res.headers_mut();
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    if key.ends_with(".html") || key.ends_with(".svg") {
+        // Documents (and SVG, which can carry script) get the full policy.
+        crate::security::add_document_headers(h);
+    }
     h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
     if let Ok(v) = HeaderValue::from_str(&etag) {
         h.insert(header::ETAG, v);

@@ -6,12 +6,19 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::json;
 
-/// A success: code 0 and the data.
-pub fn ok<T: Serialize>(data: T) -> Response {
-    json_response(StatusCode::OK, &json!({ "code": 0, "data": data, "message": "ok" }))
+#[derive(Serialize)]
+struct Envelope<'a, T> {
+    code: u16,
+    data: T,
+    message: &'a str,
 }
 
-pub fn json_response(status: StatusCode, body: &serde_json::Value) -> Response {
+/// A success: code 0 and the data, serialized in one pass (no intermediate tree).
+pub fn ok<T: Serialize>(data: T) -> Response {
+    json_response(StatusCode::OK, &Envelope { code: 0, data, message: "ok" })
+}
+
+pub fn json_response<B: Serialize + ?Sized>(status: StatusCode, body: &B) -> Response {
     let bytes =
         serde_json::to_vec(body).unwrap_or_else(|_| br#"{"code":500,"data":null,"message":"Server Error"}"#.to_vec());
     let mut res = (status, bytes).into_response();

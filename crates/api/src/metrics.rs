@@ -37,7 +37,10 @@ fn kind_of(path: &str) -> usize {
 
 impl Metrics {
     pub fn record(&self, path: &str, status: u16, seconds: f64) {
-        let k = kind_of(path);
+        self.record_kind(kind_of(path), status, seconds);
+    }
+
+    fn record_kind(&self, k: usize, status: u16, seconds: f64) {
         let class = usize::from(status / 100).clamp(1, 5) - 1;
         self.requests[k][class].fetch_add(1, Relaxed);
         if let Some(b) = BUCKETS.iter().position(|le| seconds <= *le) {

@@ -1,61 +1,81 @@
 //! Memory of recently used request nonces, so a signed request cannot be replayed
-//! within the timestamp window (decision D6). Entries older than the window are
-//! forgotten: a replay that old is already refused for its stale timestamp.
+//! within the timestamp window (decision D6).
+//!
+//! Each entry is a keyed 64-bit hash of (device id, nonce) and the time it was seen:
+//! 16 bytes, whatever the client sends. Entries older than two windows are forgotten
+//! (a replay that old is refused for its timestamp anyway), and a hard cap bounds the
+//! memory under any load: past it, the oldest entries go first (logged), which only
+//! narrows the replay memory, never the timestamp check.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher, RandomState};
 use std::sync::Mutex;
 
 const SHARDS: usize = 16;
-
-/// (device id, nonce) → when it was first seen, in milliseconds.
-type Seen = HashMap<(Box<str>, [u8; 10]), i64>;
+/// About 16 MB at most across all shards.
+const MAX_ENTRIES: usize = 1 << 20;
 
 pub struct NonceCache {
     window_ms: i64,
-    shards: Vec<Mutex<Seen>>,
+    keys: RandomState,
+    shards: Vec<Mutex<HashMap<u64, i64>>>,
 }
 
 impl NonceCache {
     pub fn new(window_ms: i64) -> NonceCache {
         NonceCache {
             window_ms,
+            keys: RandomState::new(),
             shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
         }
     }
 
     /// Record the nonce for the device; `false` when it was already used in the window.
     pub fn first_use(&self, device_id: &str, nonce: &str, now_ms: i64) -> bool {
-        let Ok(nonce_bytes) = <[u8; 10]>::try_from(nonce.as_bytes()) else {
+        if nonce.len() != domain::constants::REQUEST_NONCE_LEN {
             return false;
-        };
-        let shard = &self.shards[shard_of(device_id, &nonce_bytes)];
+        }
+        let mut h = self.keys.build_hasher();
+        h.write(device_id.as_bytes());
+        h.write_u8(0xff);
+        h.write(nonce.as_bytes());
+        let key = h.finish();
+        let shard = &self.shards[(key as usize) % SHARDS];
         let mut map = match shard.lock() {
             Ok(m) => m,
             Err(poisoned) => poisoned.into_inner(),
         };
-        let key = (Box::<str>::from(device_id), nonce_bytes);
         if let Some(&seen) = map.get(&key)
             && now_ms - seen <= 2 * self.window_ms
         {
             return false;
         }
-        // Prune lazily, at most once per doubling, so the map stays bounded by the
-        // number of requests in two windows.
-        if map.len() >= 4096 && map.len().is_power_of_two() {
-            let horizon = now_ms - 2 * self.window_ms;
-            map.retain(|_, t| *t >= horizon);
+        if map.len() >= MAX_ENTRIES / SHARDS {
+            self.prune(&mut map, now_ms);
         }
         map.insert(key, now_ms);
         true
     }
-}
 
-fn shard_of(device_id: &str, nonce: &[u8; 10]) -> usize {
-    let mut h: usize = 0;
-    for b in device_id.bytes().chain(nonce.iter().copied()) {
-        h = h.wrapping_mul(31).wrapping_add(usize::from(b));
+    fn prune(&self, map: &mut HashMap<u64, i64>, now_ms: i64) {
+        let mut horizon = now_ms - 2 * self.window_ms;
+        map.retain(|_, t| *t >= horizon);
+        let target = MAX_ENTRIES / SHARDS * 3 / 4;
+        while map.len() > target {
+            // Still full of live entries: keep only the newest part.
+            horizon += (now_ms - horizon).max(2) / 2;
+            map.retain(|_, t| *t >= horizon);
+            tracing::warn!(
+                kept_ms = now_ms - horizon,
+                "nonce memory is full; keeping only the most recent nonces"
+            );
+        }
     }
-    h % SHARDS
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.shards.iter().map(|s| s.lock().map(|m| m.len()).unwrap_or(0)).sum()
+    }
 }
 
 #[cfg(test)]
@@ -71,6 +91,11 @@ mod tests {
             c.first_use("d2", "abcdefghij", 2_000),
             "another device may use the same nonce"
         );
+        assert!(
+            c.first_use("d1a", "bcdefghij0", 2_000),
+            "device and nonce do not run together"
+        );
+        assert!(c.first_use("d1", "abcdefghik", 2_000));
     }
 
     #[test]
@@ -84,5 +109,17 @@ mod tests {
     #[test]
     fn malformed_nonce_is_refused() {
         assert!(!NonceCache::new(1_000).first_use("d1", "short", 0));
+    }
+
+    #[test]
+    fn memory_stays_bounded_under_a_flood() {
+        let c = NonceCache::new(300_000);
+        for i in 0..(MAX_ENTRIES + MAX_ENTRIES / 2) {
+            assert!(c.first_use("flood", &format!("{i:010}"), i as i64 / 1000));
+        }
+        assert!(c.len() <= MAX_ENTRIES, "{} entries", c.len());
+        // The most recent nonces are still remembered.
+        let last = MAX_ENTRIES + MAX_ENTRIES / 2 - 1;
+        assert!(!c.first_use("flood", &format!("{last:010}"), last as i64 / 1000));
     }
 }

@@ -249,16 +249,26 @@ async fn spec_4_13_build_id_is_exposed_in_page_and_version_file() {
 #[tokio::test]
 async fn security_headers_on_pages_and_api() {
     let app = app().await;
-    for path in ["/", "/api/nope", "/healthz"] {
+    for path in ["/", "/latest", "/no/such/page", "/api/nope", "/healthz"] {
         let res = app.get(path).await;
         let h = res.headers();
-        let csp = h["content-security-policy"].to_str().unwrap();
-        assert!(
-            csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
-            "{path}"
-        );
-        assert_eq!(h["x-content-type-options"], "nosniff");
-        assert_eq!(h["x-frame-options"], "DENY");
+        assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(h["x-frame-options"], "DENY", "{path}");
+        assert_eq!(h["referrer-policy"], "strict-origin-when-cross-origin", "{path}");
+    }
+    for path in ["/", "/latest", "/no/such/page"] {
+        let res = app.get(path).await;
+        let csp = res.headers()["content-security-policy"].to_str().unwrap().to_string();
+        for directive in [
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "object-src 'none'",
+            "frame-ancestors 'none'",
+        ] {
+            assert!(csp.contains(directive), "{path}: {directive}");
+        }
+        assert!(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"), "{path}");
     }
 }
 

@@ -259,6 +259,7 @@ fn render_page(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),
     );
+    crate::security::add_document_headers(h);
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     h.insert(
         header::VARY,
