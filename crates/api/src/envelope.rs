@@ -15,7 +15,14 @@ struct Envelope<'a, T> {
 
 /// A success: code 0 and the data, serialized in one pass (no intermediate tree).
 pub fn ok<T: Serialize>(data: T) -> Response {
-    json_response(StatusCode::OK, &Envelope { code: 0, data, message: "ok" })
+    json_response(
+        StatusCode::OK,
+        &Envelope {
+            code: 0,
+            data,
+            message: "ok",
+        },
+    )
 }
 
 pub fn json_response<B: Serialize + ?Sized>(status: StatusCode, body: &B) -> Response {

@@ -4,6 +4,7 @@
 pub mod app_config;
 pub mod assets;
 pub mod envelope;
+pub mod geo_api;
 pub mod i18n;
 pub mod metrics;
 pub mod nonces;
@@ -39,6 +40,10 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(user::location_update_handler))
         .routes(routes!(app_config::config))
         .routes(routes!(app_config::countries))
+        .routes(routes!(geo_api::search))
+        .routes(routes!(geo_api::nearest))
+        .routes(routes!(geo_api::default_cities))
+        .routes(routes!(geo_api::detail))
 }
 
 static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {

@@ -1,0 +1,9 @@
+//! Ingestion: feeds in, clean items out (DESIGN "Ingestion").
+//!
+//! `fetch` gets feed bytes safely (SSRF guard, timeouts, limits, conditional GET);
+//! `parse` turns RSS 0.9x/1.0/2.0, Atom and JSON Feed into [`parse::RawItem`]s;
+//! `clean` sanitises and normalises them into what the store keeps.
+
+pub mod clean;
+pub mod fetch;
+pub mod parse;
