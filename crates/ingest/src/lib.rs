@@ -6,4 +6,5 @@
 
 pub mod clean;
 pub mod fetch;
+mod media_extras;
 pub mod parse;

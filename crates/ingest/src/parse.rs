@@ -65,7 +65,21 @@ pub fn parse_feed(bytes: &[u8], base_url: Option<&str>) -> Result<ParsedFeed, Pa
         .sanitize_content(false)
         .build();
     let feed = parser.parse(bytes).map_err(|e| ParseError::Unreadable(e.to_string()))?;
-    Ok(convert(feed))
+    let mut parsed = convert(feed);
+    let extras = match parsed.format {
+        FeedFormat::Json => crate::media_extras::json_images(bytes),
+        _ => crate::media_extras::xml_thumbnails(bytes),
+    };
+    if let Some(extras) = extras.filter(|e| e.len() == parsed.items.len()) {
+        for (item, urls) in parsed.items.iter_mut().zip(extras) {
+            for url in urls {
+                if !item.thumbnails.contains(&url) {
+                    item.thumbnails.push(url);
+                }
+            }
+        }
+    }
+    Ok(parsed)
 }
 
 fn text(t: &Option<Text>) -> Option<String> {
