@@ -22,7 +22,9 @@ def parse(name):
             "socket": socket.group(1) if socket else "none"}
 
 
-nginx, shell, init = parse("nginx-static"), parse("shell"), parse("user-init")
+nginx, shell = parse("nginx-static"), parse("shell")
+init_runs = sorted((parse(f"user-init-{i}") for i in (1, 2, 3)), key=lambda r: r["p99"])
+init = init_runs[1]
 ratio = shell["rps"] / nginx["rps"]
 peak_mb = peak_kb / 1024
 ok = lambda b: "met" if b else "NOT met"
@@ -36,10 +38,11 @@ SQLite in a fresh data dir. Raw wrk output: `bench/out/`.
 |---|---:|---:|---:|---:|
 | nginx, same shell bytes as a static file | {nginx['rps']:,.0f} | {nginx['p50']:.2f} ms | {nginx['p99']:.2f} ms | {nginx['non2xx']} |
 | `GET /` (localwire shell, per-request head + payload) | {shell['rps']:,.0f} | {shell['p50']:.2f} ms | {shell['p99']:.2f} ms | {shell['non2xx']} |
-| `POST /api/user/init` (signed, new device each, SQLite) | {init['rps']:,.0f} | {init['p50']:.2f} ms | {init['p99']:.2f} ms | {init['non2xx']} |
+| `POST /api/user/init` (signed, new device each, SQLite; median of 3 runs by p99) | {init['rps']:,.0f} | {init['p50']:.2f} ms | {init['p99']:.2f} ms | {init['non2xx']} |
 
 - Shell throughput / nginx static: **{ratio:.0%}** (target ≥ 50%: {ok(ratio >= 0.5)}).
 - User init p99 at {conns} connections: **{init['p99']:.2f} ms** (target < 5 ms: {ok(init['p99'] < 5 and init['non2xx'] == 0)}).
+- User init runs, p99: {", ".join(f"{r['p99']:.2f} ms at {r['rps']:,.0f} req/s" for r in init_runs)} (the table row is the middle one).
 - Server peak RSS (VmHWM) over the whole run: **{peak_mb:.1f} MB** (target < 60 MB: {ok(peak_mb < 60)}).
 """
 results = pathlib.Path("bench/RESULTS.md")

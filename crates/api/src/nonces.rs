@@ -12,8 +12,10 @@ use std::hash::{BuildHasher, Hasher, RandomState};
 use std::sync::Mutex;
 
 const SHARDS: usize = 16;
-/// About 16 MB at most across all shards.
-const MAX_ENTRIES: usize = 1 << 20;
+/// At most about 9 MB across all shards (hash-map capacity is a power of two, plus a
+/// control byte per slot). A sustained flood beyond it shortens how long nonces are
+/// remembered to the last few seconds; the timestamp window still applies (D6).
+const MAX_ENTRIES: usize = 1 << 18;
 
 pub struct NonceCache {
     window_ms: i64,

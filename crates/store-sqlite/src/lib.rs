@@ -62,7 +62,8 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5))
-            .pragma("temp_store", "memory");
+            .pragma("temp_store", "memory")
+            .page_size(1024);
         // The writer never checkpoints: copying the WAL into the database (and its
         // fsync) would stall every write queued behind it. A separate connection
         // checkpoints in the background instead.
@@ -88,15 +89,16 @@ impl SqliteStore {
             .await
             .map_err(db)?;
         tokio::spawn(checkpoint_periodically(checkpointer));
-        let guests = GuestWriter::spawn(writer.clone());
+        let guests = GuestWriter::spawn(options.get_filename())?;
         Ok(SqliteStore { reader, writer, guests })
     }
 }
 
-/// Copy the WAL into the database every second, without blocking the writer
+/// Copy the WAL into the database five times a second (small steps, so no burst
+/// of copying competes with requests), without blocking the writer
 /// (PASSIVE), and truncate it when it has grown large and no reader holds it.
 async fn checkpoint_periodically(pool: SqlitePool) {
-    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut tick = tokio::time::interval(Duration::from_millis(200));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
