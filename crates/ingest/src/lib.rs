@@ -8,3 +8,4 @@ pub mod clean;
 pub mod fetch;
 mod media_extras;
 pub mod parse;
+pub mod place;
