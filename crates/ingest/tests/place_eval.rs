@@ -20,6 +20,9 @@ fn geotagging_precision_and_recall_on_the_labelled_set() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/eval/geotag-cluster.jsonl");
     let text = std::fs::read_to_string(path).unwrap();
     let (mut tp, mut predicted, mut gold) = (0usize, 0usize, 0usize);
+    // LW_EVAL_PREDICTIONS=FILE writes predictions for the eval's own scorer:
+    // python3 data/eval/score.py FILE
+    let mut predictions = String::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let item: serde_json::Value = serde_json::from_str(line).unwrap();
         let p = &item["publisher"];
@@ -28,7 +31,14 @@ fn geotagging_precision_and_recall_on_the_labelled_set() {
             admin_code: p["admin_code"].as_str().unwrap(),
             country: p["country"].as_str().unwrap(),
         };
-        let got: Vec<_> = places(item["title"].as_str().unwrap(), item["text"].as_str().unwrap(), &area)
+        let cities = places(item["title"].as_str().unwrap(), item["text"].as_str().unwrap(), &area);
+        let places_json: Vec<serde_json::Value> = cities
+            .iter()
+            .map(|c| serde_json::json!({"city": c.name, "admin_code": c.admin_code, "country": c.iso.iso()}))
+            .collect();
+        predictions.push_str(&serde_json::json!({"id": item["id"], "places": places_json}).to_string());
+        predictions.push('\n');
+        let got: Vec<_> = cities
             .into_iter()
             .map(|c| key(c.name, c.admin_code, c.iso.iso()))
             .collect();
@@ -52,6 +62,9 @@ fn geotagging_precision_and_recall_on_the_labelled_set() {
         tp += got.iter().filter(|g| want.contains(g)).count();
         predicted += got.len();
         gold += want.len();
+    }
+    if let Ok(path) = std::env::var("LW_EVAL_PREDICTIONS") {
+        std::fs::write(path, &predictions).unwrap();
     }
     let precision = tp as f64 / predicted.max(1) as f64;
     let recall = tp as f64 / gold.max(1) as f64;
