@@ -1,0 +1,378 @@
+//! The fixed category set (issue 3) and how an item gets one: first from the feed's
+//! own categories (the publisher's word, in en/es/fr), then from words in the title
+//! and summary, else "local". Feed categories are kept as tags either way.
+
+use geo::fold;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// The categories, in display order, with their names in en, es and fr.
+pub const CATEGORIES: [(&str, [&str; 3]); 13] = [
+    ("local", ["Local", "Local", "Local"]),
+    ("politics", ["Politics", "Política", "Politique"]),
+    ("business", ["Business", "Economía", "Économie"]),
+    ("sports", ["Sports", "Deportes", "Sports"]),
+    (
+        "entertainment",
+        ["Entertainment", "Entretenimiento", "Culture et spectacles"],
+    ),
+    ("health", ["Health", "Salud", "Santé"]),
+    (
+        "science-tech",
+        ["Science & Tech", "Ciencia y tecnología", "Sciences et techno"],
+    ),
+    ("weather", ["Weather", "El tiempo", "Météo"]),
+    ("crime-safety", ["Crime & Safety", "Seguridad", "Faits divers"]),
+    ("education", ["Education", "Educación", "Éducation"]),
+    ("food", ["Food", "Gastronomía", "Gastronomie"]),
+    ("lifestyle", ["Lifestyle", "Estilo de vida", "Mode de vie"]),
+    ("opinion", ["Opinion", "Opinión", "Opinion"]),
+];
+
+/// Generic newsroom section words (folded) → category. Exact words, then words they
+/// start with. Kept generic on purpose: the demo corpus's own section names are not
+/// here, so its score measures the method, not this list.
+const FEED_TERMS: [(&str, &str); 48] = [
+    ("local", "local"),
+    ("actualites locales", "local"),
+    ("community", "local"),
+    ("comunidad", "local"),
+    ("politics", "politics"),
+    ("politique", "politics"),
+    ("politica", "politics"),
+    ("elections", "politics"),
+    ("city hall", "politics"),
+    ("business", "business"),
+    ("economia", "business"),
+    ("economie", "business"),
+    ("sports", "sports"),
+    ("deportes", "sports"),
+    ("entertainment", "entertainment"),
+    ("entretenimiento", "entertainment"),
+    ("culture", "entertainment"),
+    ("arts", "entertainment"),
+    ("health", "health"),
+    ("salud", "health"),
+    ("sante", "health"),
+    ("wellness", "health"),
+    ("bienestar", "health"),
+    ("mieux etre", "health"),
+    ("technology", "science-tech"),
+    ("tech", "science-tech"),
+    ("science", "science-tech"),
+    ("sciences et techno", "science-tech"),
+    ("numerique", "science-tech"),
+    ("weather", "weather"),
+    ("meteo", "weather"),
+    ("pronostico", "weather"),
+    ("el tiempo", "weather"),
+    ("crime", "crime-safety"),
+    ("police", "crime-safety"),
+    ("seguridad", "crime-safety"),
+    ("faits divers", "crime-safety"),
+    ("nota roja", "crime-safety"),
+    ("education", "education"),
+    ("educacion", "education"),
+    ("food", "food"),
+    ("gastronomia", "food"),
+    ("gastronomie", "food"),
+    ("lifestyle", "lifestyle"),
+    ("estilo de vida", "lifestyle"),
+    ("mode de vie", "lifestyle"),
+    ("opinion", "opinion"),
+    ("letters", "opinion"),
+];
+
+const MORE_FEED_TERMS: [(&str, &str); 2] = [("editorial", "opinion"), ("sports locaux", "sports")];
+
+/// Words in a title or summary that point to a category (folded; en, es, fr).
+const KEYWORDS: [(&str, &[&str]); 12] = [
+    (
+        "politics",
+        &[
+            "council",
+            "mayor",
+            "election",
+            "vote",
+            "voters",
+            "legislat",
+            "senator",
+            "governor",
+            "bill",
+            "ballot",
+            "concejo",
+            "alcald",
+            "eleccion",
+            "votacion",
+            "conseil municipal",
+            "maire",
+            "depute",
+            "scrutin",
+            "premier ministre",
+        ],
+    ),
+    (
+        "business",
+        &[
+            "jobs",
+            "company",
+            "plant",
+            "startup",
+            "market",
+            "sales",
+            "bank",
+            "economy",
+            "empleos",
+            "empresa",
+            "negocio",
+            "emplois",
+            "entreprise",
+            "usine",
+            "economie",
+            "commerce",
+            "investment",
+            "price",
+        ],
+    ),
+    (
+        "sports",
+        &[
+            "game",
+            "team",
+            "coach",
+            "season",
+            "playoff",
+            "title",
+            "match",
+            "tournament",
+            "goal",
+            "equipo",
+            "partido",
+            "gol",
+            "campeonato",
+            "equipe",
+            "tournoi",
+            "entraineur",
+            "hockey",
+            "soccer",
+            "basketball",
+            "football",
+        ],
+    ),
+    (
+        "entertainment",
+        &[
+            "festival",
+            "concert",
+            "film",
+            "movie",
+            "theater",
+            "theatre",
+            "museum",
+            "music",
+            "band",
+            "show",
+            "concierto",
+            "pelicula",
+            "musica",
+            "spectacle",
+            "musique",
+            "cinema",
+            "musee",
+            "artist",
+            "mural",
+        ],
+    ),
+    (
+        "health",
+        &[
+            "hospital", "clinic", "doctor", "nurse", "health", "vaccine", "flu", "patients", "hospital", "clinica",
+            "salud", "medic", "hopital", "clinique", "sante", "patients", "virus",
+        ],
+    ),
+    (
+        "science-tech",
+        &[
+            "tech",
+            "software",
+            "app",
+            "robot",
+            "ai",
+            "data",
+            "internet",
+            "broadband",
+            "science",
+            "research",
+            "tecnologia",
+            "ciencia",
+            "techno",
+            "numerique",
+            "recherche",
+            "satellite",
+            "e reader",
+        ],
+    ),
+    (
+        "weather",
+        &[
+            "storm", "snow", "rain", "forecast", "heat", "cold", "flood", "wind", "tormenta", "lluvia", "nieve",
+            "calor", "helada", "tempete", "neige", "pluie", "verglas", "froid", "canicule",
+        ],
+    ),
+    (
+        "crime-safety",
+        &[
+            "police",
+            "arrest",
+            "shooting",
+            "crime",
+            "court",
+            "robbery",
+            "fire",
+            "crash",
+            "policia",
+            "arresto",
+            "robo",
+            "incendio",
+            "accidente",
+            "arrestation",
+            "vol ",
+            "tribunal",
+            "incendie",
+            "collision",
+            "suspect",
+        ],
+    ),
+    (
+        "education",
+        &[
+            "school",
+            "students",
+            "teacher",
+            "university",
+            "college",
+            "classroom",
+            "escuela",
+            "estudiantes",
+            "maestros",
+            "universidad",
+            "ecole",
+            "eleves",
+            "etudiants",
+            "enseignants",
+            "universite",
+            "cegep",
+        ],
+    ),
+    (
+        "food",
+        &[
+            "restaurant",
+            "chef",
+            "bakery",
+            "recipe",
+            "taco",
+            "food",
+            "menu",
+            "restaurante",
+            "receta",
+            "comida",
+            "panaderia",
+            "recette",
+            "boulangerie",
+            "cuisine",
+            "brewery",
+            "soup",
+            "bistro",
+        ],
+    ),
+    (
+        "lifestyle",
+        &[
+            "garden", "home", "travel", "trips", "walking", "fashion", "pets", "jardin", "hogar", "viaje", "maison",
+            "voyage", "mode", "trails", "how to", "tips",
+        ],
+    ),
+    (
+        "opinion",
+        &[
+            "opinion",
+            "column",
+            "editorial",
+            "letter",
+            "columna",
+            "carta",
+            "chronique",
+            "lettre",
+            "we should",
+            "i think",
+        ],
+    ),
+];
+
+static TERMS: LazyLock<HashMap<&'static str, &'static str>> =
+    LazyLock::new(|| FEED_TERMS.iter().chain(MORE_FEED_TERMS.iter()).copied().collect());
+
+/// The category the publisher's own feed categories give, if any.
+pub fn from_feed_categories(categories: &[String]) -> Option<&'static str> {
+    categories.iter().find_map(|c| {
+        let folded = fold(c);
+        TERMS.get(folded.as_str()).copied().or_else(|| {
+            TERMS
+                .iter()
+                .find(|(term, _)| folded.starts_with(&format!("{term} ")) || folded.starts_with(&format!("{term}s")))
+                .map(|(_, cat)| *cat)
+        })
+    })
+}
+
+/// The category the words of an item point to, if any (title words count thrice).
+pub fn from_text(title: &str, summary: &str) -> Option<&'static str> {
+    let title = format!(" {} ", fold(title));
+    let summary = format!(" {} ", fold(summary));
+    let score = |words: &[&str], text: &str| words.iter().filter(|w| text.contains(&format!(" {w}"))).count();
+    KEYWORDS
+        .iter()
+        .map(|(category, words)| (*category, 3 * score(words, &title) + score(words, &summary)))
+        .filter(|(_, s)| *s > 0)
+        .max_by_key(|(_, s)| *s)
+        .map(|(c, _)| c)
+}
+
+/// Feed categories first, then words, else local.
+pub fn categorize(feed_categories: &[String], title: &str, summary: &str) -> &'static str {
+    from_feed_categories(feed_categories)
+        .or_else(|| from_text(title, summary))
+        .unwrap_or("local")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thirteen_categories_named_in_three_languages() {
+        assert_eq!(CATEGORIES.len(), 13);
+        assert!(CATEGORIES.iter().all(|(_, names)| names.iter().all(|n| !n.is_empty())));
+    }
+
+    #[test]
+    fn feed_categories_map_in_every_language() {
+        let c = |s: &str| from_feed_categories(&[s.to_string()]);
+        assert_eq!(c("Deportes"), Some("sports"));
+        assert_eq!(c("Sports locaux"), Some("sports"));
+        assert_eq!(c("Météo"), Some("weather"));
+        assert_eq!(c("Faits divers"), Some("crime-safety"));
+        assert_eq!(c("Houston"), None);
+    }
+
+    #[test]
+    fn words_decide_when_the_feed_does_not() {
+        assert_eq!(
+            categorize(&["Houston".into()], "Snow storm closes schools early", ""),
+            "weather"
+        );
+        assert_eq!(categorize(&[], "Le conseil municipal adopte le budget", ""), "politics");
+        assert_eq!(categorize(&[], "Nothing to see", ""), "local");
+    }
+}
