@@ -4,8 +4,6 @@
 pub const APP_ID: u32 = 20310;
 /// §9.2 application version.
 pub const APP_VERSION: u32 = 30010200;
-/// §9.3 device os code used in API signing (`base.os`).
-pub const OS_CODE_SIGNING: u8 = 3;
 /// §9.3 device os code used in reports.
 pub const OS_CODE_REPORT: u8 = 5;
 /// §9.3 report source.
@@ -20,12 +18,13 @@ pub const REQUEST_NONCE_LEN: usize = 10;
 pub const REPORT_NONCE_LEN: usize = 16;
 /// §9.4 locale cookie lifetime in days.
 pub const LOCALE_COOKIE_DAYS: u32 = 365;
-/// §9.4 app-settings cookie lifetime in days.
-pub const APP_COOKIE_DAYS: u32 = 30;
+/// The locale cookie's Max-Age.
+pub const fn locale_cookie_max_age_secs() -> u32 {
+    LOCALE_COOKIE_DAYS * 24 * 3600
+}
+
 /// §9.6 summary cut, in characters.
 pub const SUMMARY_MAX_CHARS: usize = 300;
-/// §9.12 default temperature unit.
-pub const DEFAULT_TEMPERATURE_UNIT: &str = "F";
 
 #[cfg(test)]
 mod tests {
@@ -39,13 +38,14 @@ mod tests {
 
     #[test]
     fn spec_9_3_os_codes_report_source_and_news_types() {
-        assert_eq!((OS_CODE_SIGNING, OS_CODE_REPORT, REPORT_SOURCE), (3, 5, 4));
+        assert_eq!((OS_CODE_REPORT, REPORT_SOURCE), (5, 4));
         assert_eq!((NEWS_TYPE_VIDEO, NEWS_TYPE_AUDIO), (3, 4));
     }
 
     #[test]
-    fn spec_9_4_cookie_lifetimes() {
-        assert_eq!((LOCALE_COOKIE_DAYS, APP_COOKIE_DAYS), (365, 30));
+    fn spec_9_4_locale_cookie_lifetime() {
+        assert_eq!(LOCALE_COOKIE_DAYS, 365);
+        assert_eq!(locale_cookie_max_age_secs(), 31_536_000);
     }
 
     #[test]
@@ -54,8 +54,7 @@ mod tests {
     }
 
     #[test]
-    fn spec_9_6_and_9_12_summary_cut_and_temperature_unit() {
+    fn spec_9_6_summary_cut() {
         assert_eq!(SUMMARY_MAX_CHARS, 300);
-        assert_eq!(DEFAULT_TEMPERATURE_UNIT, "F");
     }
 }

@@ -1,10 +1,10 @@
-//! The spec's rules as plain types and pure functions. No I/O: everything here is
-//! unit-tested against SPEC.md, with tests named after the checklist ids.
+//! The spec's rules the server applies, as plain types and pure functions. No I/O:
+//! everything here is unit-tested against SPEC.md, with tests named after the
+//! checklist ids. Client-only rules (query parsing §5.4, acquisition channel §3.14,
+//! app-cookie lifetimes) live in the web app, with its tests.
 
-pub mod channel;
 pub mod constants;
 pub mod geo;
 pub mod locale;
-pub mod parse;
 pub mod signing;
 pub mod user;

@@ -38,7 +38,7 @@ pub struct SqliteStore {
     guests: GuestWriter,
 }
 
-pub(crate) fn db(e: sqlx::Error) -> StoreError {
+fn db(e: sqlx::Error) -> StoreError {
     StoreError::Database(e.to_string())
 }
 
@@ -111,7 +111,7 @@ async fn checkpoint_periodically(pool: SqlitePool) {
     }
 }
 
-pub(crate) fn user_from_row(row: &SqliteRow) -> std::result::Result<UserServer, sqlx::Error> {
+fn user_from_row(row: &SqliteRow) -> std::result::Result<UserServer, sqlx::Error> {
     Ok(UserServer {
         id: row.try_get("id")?,
         name: row.try_get("name")?,

@@ -277,8 +277,9 @@ fn render_page(
             ""
         };
         let value = format!(
-            "{LOCALE_COOKIE}={}; Max-Age=31536000; Path=/; SameSite=Lax{secure}",
-            c.code()
+            "{LOCALE_COOKIE}={}; Max-Age={}; Path=/; SameSite=Lax{secure}",
+            c.code(),
+            domain::constants::locale_cookie_max_age_secs()
         );
         if let Ok(v) = HeaderValue::from_str(&value) {
             h.append(header::SET_COOKIE, v);
