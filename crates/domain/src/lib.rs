@@ -7,4 +7,5 @@ pub mod constants;
 pub mod geo;
 pub mod locale;
 pub mod signing;
+pub mod text;
 pub mod user;

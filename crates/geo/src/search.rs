@@ -7,8 +7,6 @@ use crate::{City, all};
 use domain::geo::Country;
 use domain::locale::Locale;
 use std::sync::LazyLock;
-use unicode_normalization::UnicodeNormalization;
-use unicode_normalization::char::is_combining_mark;
 
 /// A search result: the city and the name to show in the reader's language.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,37 +22,7 @@ pub struct Page {
     pub more: bool,
 }
 
-/// Fold a name or a query for matching: lower case, accents removed (Montréal →
-/// montreal), apostrophes dropped (St. John's → st johns), any other run of
-/// non-alphanumeric characters as one space, trimmed.
-pub fn fold(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut pending_space = false;
-    for c in text.nfd() {
-        if is_combining_mark(c) || matches!(c, '\'' | '’' | 'ʻ' | '`') {
-            continue;
-        }
-        if c.is_alphanumeric() {
-            if pending_space && !out.is_empty() {
-                out.push(' ');
-            }
-            pending_space = false;
-            // Letters NFD does not decompose but a reader types without the accent.
-            match c {
-                'æ' | 'Æ' => out.push_str("ae"),
-                'œ' | 'Œ' => out.push_str("oe"),
-                'ß' => out.push_str("ss"),
-                'ø' | 'Ø' => out.push('o'),
-                'ł' | 'Ł' => out.push('l'),
-                'đ' | 'Đ' => out.push('d'),
-                _ => out.extend(c.to_lowercase()),
-            }
-        } else {
-            pending_space = true;
-        }
-    }
-    out
-}
+pub use domain::text::fold;
 
 /// Short and long forms readers use interchangeably in place names.
 const ABBREVIATIONS: [(&str, &str); 4] = [("saint", "st"), ("sainte", "ste"), ("mount", "mt"), ("fort", "ft")];

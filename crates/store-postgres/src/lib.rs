@@ -7,6 +7,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow};
 use sqlx::{Postgres, Row, Transaction};
 use std::str::FromStr;
 
+mod content;
 pub mod testing;
 use std::time::Duration;
 use store::{
@@ -27,7 +28,7 @@ pub struct PgStore {
     pool: PgPool,
 }
 
-fn db(e: sqlx::Error) -> StoreError {
+pub(crate) fn db(e: sqlx::Error) -> StoreError {
     StoreError::Database(e.to_string())
 }
 

@@ -12,6 +12,8 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
 };
 use sqlx::{Row, Sqlite, Transaction};
+mod content;
+mod content_write;
 mod guest_writer;
 
 use guest_writer::GuestWriter;
@@ -36,9 +38,10 @@ pub struct SqliteStore {
     reader: SqlitePool,
     writer: SqlitePool,
     guests: GuestWriter,
+    content: content_write::ContentWriter,
 }
 
-fn db(e: sqlx::Error) -> StoreError {
+pub(crate) fn db(e: sqlx::Error) -> StoreError {
     StoreError::Database(e.to_string())
 }
 
@@ -90,7 +93,13 @@ impl SqliteStore {
             .map_err(db)?;
         tokio::spawn(checkpoint_periodically(checkpointer));
         let guests = GuestWriter::spawn(options.get_filename())?;
-        Ok(SqliteStore { reader, writer, guests })
+        let content = content_write::ContentWriter::new(options.get_filename());
+        Ok(SqliteStore {
+            reader,
+            writer,
+            guests,
+            content,
+        })
     }
 }
 

@@ -237,6 +237,31 @@ macro_rules! store_contract_tests {
             text_is_stored_verbatim,
             many_devices_each_get_their_own_guest,
         );
+        $crate::store_contract_tests!(@content $make;
+            import_adds_publishers_and_feeds_and_skips_known_urls,
+            same_identity_is_stored_once_and_updated_in_place,
+            same_canonical_url_from_one_publisher_is_one_item,
+            news_item_keeps_every_field,
+            place_lists_page_newest_first_without_gaps_or_repeats,
+            lists_filter_by_language_country_category_and_publisher,
+            clusters_count_items_and_publishers_and_rank_top,
+            search_is_accent_and_case_insensitive_with_prefix_and_stemming,
+            publisher_search_and_detail,
+            due_feeds_are_leased_once_and_released_by_a_fetch,
+            removing_a_feed_removes_its_items_and_an_orphan_publisher,
+            known_hashes_report_stored_versions,
+            specials_round_trip,
+        );
+    };
+    (@content $make:expr; $($name:ident),* $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $name() {
+                if let Some(store) = $make.await {
+                    $crate::contract_content::$name(&store).await;
+                }
+            }
+        )*
     };
     (@each $make:expr; $($name:ident),* $(,)?) => {
         $(

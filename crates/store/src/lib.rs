@@ -1,7 +1,11 @@
 //! The storage contract. Two real engines implement [`Store`]: SQLite (embedded, the
 //! default) and PostgreSQL (several app servers). Both run the [`contract`] suite.
 
+pub mod content;
 pub mod contract;
+pub mod contract_content;
+
+pub use content::ContentStore;
 
 use async_trait::async_trait;
 use domain::user::UserServer;
@@ -105,7 +109,8 @@ pub struct LocationUpdate {
 }
 
 #[async_trait]
-pub trait Store: Send + Sync + 'static {
+/// Identity and settings; content is in [`ContentStore`], which every store also is.
+pub trait Store: ContentStore + Send + Sync + 'static {
     fn engine(&self) -> Engine;
 
     /// A cheap round trip to the database, for `/healthz`.

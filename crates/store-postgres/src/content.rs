@@ -1,0 +1,844 @@
+//! [`ContentStore`] on PostgreSQL. Feed leases use `FOR UPDATE SKIP LOCKED`, so several
+//! `localwire serve` processes share ingestion without fetching a feed twice.
+
+use crate::{PgStore, db};
+use async_trait::async_trait;
+use sqlx::postgres::PgRow;
+use sqlx::{Postgres, Row, Transaction};
+use std::collections::BTreeSet;
+use store::content::{
+    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedStatus, FetchRecord, ImportReport,
+    ListFilter, Listing, MediaSource, NewFeed, NewsRecord, NewsRow, PlaceKey, PublisherFeeds, SearchQuery, Special,
+    Upserted,
+};
+use store::{ContentStore, Result, StoreError};
+
+macro_rules! news_columns {
+    ($content:literal) => {
+        concat!(
+            "n.news_id, n.media_id, n.title, n.org_img_url, n.img_url, n.thumbnail_url, n.video_url, n.voice_url, ",
+            $content,
+            " AS content, n.content_type, n.content_total_length, n.description, n.summary, n.news_type, \
+             n.publish_time, n.link_url, n.author, n.category_id, n.tags, n.city_ids, n.lang, n.read_count, \
+             n.like_count, n.share_count, n.comment_count, n.cluster_id, m.name AS media_name, \
+             m.icon_url AS media_icon, m.home_url AS media_home_url, COALESCE(c.size, 1) AS c_size, \
+             COALESCE(c.media_count, 1) AS c_media, COALESCE(c.newest, n.publish_time) AS c_newest"
+        )
+    };
+}
+
+macro_rules! news_from {
+    () => {
+        " FROM news_items n JOIN media_sources m ON m.media_id = n.media_id \
+          LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id "
+    };
+}
+
+/// Binds $1 (lang or NULL) and $2 (country or NULL).
+macro_rules! filters {
+    () => {
+        " ($1::text IS NULL OR n.lang = $1) AND ($2::text IS NULL OR n.country = $2) "
+    };
+}
+
+/// Binds $3 (publish time) and $4 (news id) of the last row seen.
+macro_rules! before {
+    ($t:literal, $id:literal) => {
+        concat!(" (", $t, ", ", $id, ") < ($3, $4) ")
+    };
+}
+
+macro_rules! media_columns {
+    () => {
+        "m.media_id, m.slug, m.name, m.icon_url, m.home_url, m.about, m.contact, m.category_id, m.category_top_id, \
+         m.country, m.admin_code, m.city, m.city_id, m.lang, \
+         (SELECT count(*) FROM news_items i WHERE i.media_id = m.media_id) AS item_count"
+    };
+}
+
+fn news_row(r: &PgRow) -> std::result::Result<NewsRow, sqlx::Error> {
+    let tags: String = r.try_get("tags")?;
+    let city_ids: String = r.try_get("city_ids")?;
+    Ok(NewsRow {
+        news_id: r.try_get("news_id")?,
+        media_id: r.try_get("media_id")?,
+        title: r.try_get("title")?,
+        org_img_url: r.try_get("org_img_url")?,
+        img_url: r.try_get("img_url")?,
+        thumbnail_url: r.try_get("thumbnail_url")?,
+        video_url: r.try_get("video_url")?,
+        voice_url: r.try_get("voice_url")?,
+        content: r.try_get("content")?,
+        content_type: r.try_get("content_type")?,
+        content_total_length: r.try_get("content_total_length")?,
+        description: r.try_get("description")?,
+        summary: r.try_get("summary")?,
+        news_type: r.try_get("news_type")?,
+        publish_time_ms: r.try_get("publish_time")?,
+        link_url: r.try_get("link_url")?,
+        author: r.try_get("author")?,
+        category_id: r.try_get("category_id")?,
+        tags: serde_json::from_str(&tags).unwrap_or_default(),
+        lang: r.try_get("lang")?,
+        city_ids: serde_json::from_str(&city_ids).unwrap_or_default(),
+        read_count: r.try_get("read_count")?,
+        like_count: r.try_get("like_count")?,
+        share_count: r.try_get("share_count")?,
+        comment_count: r.try_get("comment_count")?,
+        media_name: r.try_get("media_name")?,
+        media_icon: r.try_get("media_icon")?,
+        media_home_url: r.try_get("media_home_url")?,
+        cluster_id: r.try_get("cluster_id")?,
+        cluster: ClusterStats {
+            size: r.try_get("c_size")?,
+            media_count: r.try_get("c_media")?,
+            newest_ms: r.try_get("c_newest")?,
+        },
+    })
+}
+
+fn media_row(r: &PgRow) -> std::result::Result<MediaSource, sqlx::Error> {
+    Ok(MediaSource {
+        media_id: r.try_get("media_id")?,
+        slug: r.try_get("slug")?,
+        name: r.try_get("name")?,
+        icon_url: r.try_get("icon_url")?,
+        home_url: r.try_get("home_url")?,
+        about: r.try_get("about")?,
+        contact: r.try_get("contact")?,
+        category_id: r.try_get("category_id")?,
+        category_top_id: r.try_get("category_top_id")?,
+        country: r.try_get("country")?,
+        admin_code: r.try_get("admin_code")?,
+        city: r.try_get("city")?,
+        city_id: r.try_get("city_id")?,
+        lang: r.try_get("lang")?,
+        item_count: r.try_get("item_count")?,
+    })
+}
+
+fn special_row(r: &PgRow) -> std::result::Result<Special, sqlx::Error> {
+    let ids: String = r.try_get("news_ids")?;
+    Ok(Special {
+        slug: r.try_get("slug")?,
+        title: r.try_get("title")?,
+        description: r.try_get("description")?,
+        query: r.try_get("query")?,
+        news_ids: serde_json::from_str(&ids).unwrap_or_default(),
+    })
+}
+
+fn rows<T>(rows: Vec<PgRow>, map: fn(&PgRow) -> std::result::Result<T, sqlx::Error>) -> Result<Vec<T>> {
+    rows.iter().map(map).collect::<std::result::Result<_, _>>().map_err(db)
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "[]".into())
+}
+
+/// The text search configuration for an item's language.
+fn ts_config(lang: &str) -> &'static str {
+    match lang {
+        "es" => "spanish",
+        "fr" => "french",
+        "en" => "english",
+        _ => "simple",
+    }
+}
+
+/// A tsquery: every word, the last as a prefix.
+fn ts_query(words: &[String]) -> String {
+    let n = words.len();
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| if i + 1 == n { format!("{w}:*") } else { w.clone() })
+        .collect::<Vec<_>>()
+        .join(" & ")
+}
+
+async fn refresh_cluster(tx: &mut Transaction<'_, Postgres>, cluster: i64) -> std::result::Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM story_clusters WHERE cluster_id = $1")
+        .bind(cluster)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query(
+        "INSERT INTO story_clusters (cluster_id, lead_id, size, media_count, newest) \
+         SELECT $1, (SELECT news_id FROM news_items WHERE cluster_id = $1 ORDER BY publish_time DESC, news_id DESC LIMIT 1), \
+         count(*), count(DISTINCT media_id), max(publish_time) FROM news_items WHERE cluster_id = $1 HAVING count(*) > 0",
+    )
+    .bind(cluster)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+async fn write_places_and_text(
+    tx: &mut Transaction<'_, Postgres>,
+    id: i64,
+    item: &NewsRecord,
+) -> std::result::Result<(), sqlx::Error> {
+    let keys: Vec<String> = item.places.iter().map(PlaceKey::key).collect();
+    sqlx::query(
+        "INSERT INTO news_places (place, publish_time, news_id) SELECT DISTINCT k, $2::bigint, $3::bigint \
+         FROM unnest($1::text[]) AS k ON CONFLICT DO NOTHING",
+    )
+    .bind(&keys)
+    .bind(item.publish_time_ms)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "UPDATE news_items SET search = \
+         setweight(to_tsvector($2::regconfig, unaccent($3)), 'A') || \
+         setweight(to_tsvector($2::regconfig, unaccent($4)), 'B') || \
+         setweight(to_tsvector($2::regconfig, unaccent($5)), 'C') || \
+         to_tsvector('simple', unaccent($3 || ' ' || $4 || ' ' || $5)) WHERE news_id = $1",
+    )
+    .bind(id)
+    .bind(ts_config(&item.lang))
+    .bind(&item.title)
+    .bind(&item.summary)
+    .bind(&item.body_text)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+async fn upsert_one(
+    tx: &mut Transaction<'_, Postgres>,
+    feed_id: i64,
+    media_id: i64,
+    country: &str,
+    item: &NewsRecord,
+    join: i64,
+    now_ms: i64,
+) -> std::result::Result<(Upserted, i64, bool), sqlx::Error> {
+    let found: Option<(i64, String, i64)> = sqlx::query_as(
+        "(SELECT news_id, content_hash, cluster_id FROM news_items WHERE media_id = $1 AND identity = $2) \
+         UNION ALL (SELECT news_id, content_hash, cluster_id FROM news_items \
+         WHERE media_id = $1 AND canonical_url = $3 AND $3 <> '' LIMIT 1) LIMIT 1",
+    )
+    .bind(media_id)
+    .bind(&item.identity)
+    .bind(&item.canonical_url)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let tags = json(&item.tags);
+    let city_ids = json(&item.city_ids);
+    match found {
+        Some((id, hash, cluster)) if hash == item.content_hash => Ok((Upserted::Unchanged(id), cluster, false)),
+        Some((id, _, cluster)) => {
+            sqlx::query(
+                "UPDATE news_items SET feed_id = $1, identity = $2, canonical_url = $3, content_hash = $4, title = $5, \
+                 org_img_url = $6, img_url = $7, thumbnail_url = $8, video_url = $9, voice_url = $10, content = $11, \
+                 content_type = $12, content_total_length = $13, description = $14, summary = $15, news_type = $16, \
+                 publish_time = $17, link_url = $18, author = $19, category_id = $20, tags = $21, city_ids = $22, \
+                 lang = $23, signature = $24, updated_at = $25 WHERE news_id = $26",
+            )
+            .bind(feed_id)
+            .bind(&item.identity)
+            .bind(&item.canonical_url)
+            .bind(&item.content_hash)
+            .bind(&item.title)
+            .bind(&item.org_img_url)
+            .bind(&item.img_url)
+            .bind(&item.thumbnail_url)
+            .bind(&item.video_url)
+            .bind(&item.voice_url)
+            .bind(&item.content)
+            .bind(&item.content_type)
+            .bind(item.content_total_length)
+            .bind(&item.description)
+            .bind(&item.summary)
+            .bind(item.news_type)
+            .bind(item.publish_time_ms)
+            .bind(&item.link_url)
+            .bind(&item.author)
+            .bind(&item.category_id)
+            .bind(&tags)
+            .bind(&city_ids)
+            .bind(&item.lang)
+            .bind(&item.signature)
+            .bind(now_ms)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+            sqlx::query("DELETE FROM news_places WHERE news_id = $1")
+                .bind(id)
+                .execute(&mut **tx)
+                .await?;
+            write_places_and_text(tx, id, item).await?;
+            Ok((Upserted::Updated(id), cluster, true))
+        }
+        None => {
+            let id: i64 = sqlx::query_scalar(
+                "INSERT INTO news_items (feed_id, media_id, identity, canonical_url, content_hash, title, org_img_url, \
+                 img_url, thumbnail_url, video_url, voice_url, content, content_type, content_total_length, \
+                 description, summary, news_type, publish_time, link_url, author, category_id, tags, city_ids, \
+                 lang, country, cluster_id, signature, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, \
+                 $21, $22, $23, $24, $25, $26, $27, $28, $28) RETURNING news_id",
+            )
+            .bind(feed_id)
+            .bind(media_id)
+            .bind(&item.identity)
+            .bind(&item.canonical_url)
+            .bind(&item.content_hash)
+            .bind(&item.title)
+            .bind(&item.org_img_url)
+            .bind(&item.img_url)
+            .bind(&item.thumbnail_url)
+            .bind(&item.video_url)
+            .bind(&item.voice_url)
+            .bind(&item.content)
+            .bind(&item.content_type)
+            .bind(item.content_total_length)
+            .bind(&item.description)
+            .bind(&item.summary)
+            .bind(item.news_type)
+            .bind(item.publish_time_ms)
+            .bind(&item.link_url)
+            .bind(&item.author)
+            .bind(&item.category_id)
+            .bind(&tags)
+            .bind(&city_ids)
+            .bind(&item.lang)
+            .bind(country)
+            .bind(join)
+            .bind(&item.signature)
+            .bind(now_ms)
+            .fetch_one(&mut **tx)
+            .await?;
+            let cluster = if join == 0 {
+                sqlx::query("UPDATE news_items SET cluster_id = news_id WHERE news_id = $1")
+                    .bind(id)
+                    .execute(&mut **tx)
+                    .await?;
+                id
+            } else {
+                join
+            };
+            write_places_and_text(tx, id, item).await?;
+            Ok((Upserted::Inserted(id), cluster, true))
+        }
+    }
+}
+
+#[async_trait]
+impl ContentStore for PgStore {
+    async fn import_publishers(&self, publishers: &[PublisherFeeds], now_ms: i64) -> Result<ImportReport> {
+        let mut tx = self.pool.begin().await.map_err(db)?;
+        let mut report = ImportReport::default();
+        for p in publishers {
+            let m = &p.media;
+            let existing: Option<i64> = sqlx::query_scalar("SELECT media_id FROM media_sources WHERE slug = $1")
+                .bind(&m.slug)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(db)?;
+            let media_id = match existing {
+                Some(id) => id,
+                None => {
+                    report.media_added += 1;
+                    sqlx::query_scalar(
+                        "INSERT INTO media_sources (slug, name, name_fold, icon_url, home_url, about, contact, \
+                         category_id, category_top_id, country, admin_code, city, city_id, lang, created_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING media_id",
+                    )
+                    .bind(&m.slug)
+                    .bind(&m.name)
+                    .bind(domain::text::fold(&m.name))
+                    .bind(&m.icon_url)
+                    .bind(&m.home_url)
+                    .bind(&m.about)
+                    .bind(&m.contact)
+                    .bind(&m.category_id)
+                    .bind(&m.category_top_id)
+                    .bind(&m.country)
+                    .bind(&m.admin_code)
+                    .bind(&m.city)
+                    .bind(m.city_id)
+                    .bind(&m.lang)
+                    .bind(now_ms)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .map_err(db)?
+                }
+            };
+            for f in &p.feeds {
+                let added = sqlx::query(
+                    "INSERT INTO feeds (media_id, url, lang, next_due, created_at) VALUES ($1, $2, $3, $4, $4) \
+                     ON CONFLICT (url) DO NOTHING",
+                )
+                .bind(media_id)
+                .bind(&f.url)
+                .bind(&f.lang)
+                .bind(now_ms)
+                .execute(&mut *tx)
+                .await
+                .map_err(db)?;
+                if added.rows_affected() == 0 {
+                    report
+                        .skipped
+                        .push((f.url.clone(), "the feed is already registered".into()));
+                } else {
+                    report.feeds_added += 1;
+                }
+            }
+        }
+        tx.commit().await.map_err(db)?;
+        Ok(report)
+    }
+
+    async fn export_publishers(&self) -> Result<Vec<(MediaSource, Vec<NewFeed>)>> {
+        let media = sqlx::query(concat!(
+            "SELECT ",
+            media_columns!(),
+            " FROM media_sources m ORDER BY m.media_id"
+        ))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        let mut out: Vec<(MediaSource, Vec<NewFeed>)> =
+            rows(media, media_row)?.into_iter().map(|m| (m, Vec::new())).collect();
+        let feeds: Vec<(i64, String, String)> =
+            sqlx::query_as("SELECT media_id, url, lang FROM feeds ORDER BY feed_id")
+                .fetch_all(&self.pool)
+                .await
+                .map_err(db)?;
+        for (media_id, url, lang) in feeds {
+            if let Some((_, list)) = out.iter_mut().find(|(m, _)| m.media_id == media_id) {
+                list.push(NewFeed { url, lang });
+            }
+        }
+        Ok(out)
+    }
+
+    async fn remove_feed(&self, url_or_id: &str) -> Result<bool> {
+        let mut tx = self.pool.begin().await.map_err(db)?;
+        let found: Option<(i64, i64)> =
+            sqlx::query_as("SELECT feed_id, media_id FROM feeds WHERE url = $1 OR feed_id::text = $1")
+                .bind(url_or_id)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(db)?;
+        let Some((feed_id, media_id)) = found else {
+            return Ok(false);
+        };
+        let clusters: Vec<i64> = sqlx::query_scalar("SELECT DISTINCT cluster_id FROM news_items WHERE feed_id = $1")
+            .bind(feed_id)
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(db)?;
+        sqlx::query("DELETE FROM feeds WHERE feed_id = $1")
+            .bind(feed_id)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        for c in clusters {
+            refresh_cluster(&mut tx, c).await.map_err(db)?;
+        }
+        sqlx::query(
+            "DELETE FROM media_sources WHERE media_id = $1 AND NOT EXISTS (SELECT 1 FROM feeds WHERE media_id = $1)",
+        )
+        .bind(media_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        Ok(true)
+    }
+
+    async fn feeds(&self) -> Result<Vec<FeedStatus>> {
+        let list = sqlx::query(
+            "SELECT f.feed_id, f.media_id, m.name AS media_name, f.url, f.lang, f.last_fetch, f.last_status, \
+             f.last_items, f.last_error, f.next_due, f.consecutive_errors, f.interval_secs, \
+             (SELECT count(*) FROM news_items i WHERE i.feed_id = f.feed_id) AS item_count \
+             FROM feeds f JOIN media_sources m ON m.media_id = f.media_id ORDER BY f.feed_id",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        list.iter()
+            .map(|r| {
+                Ok(FeedStatus {
+                    feed_id: r.try_get("feed_id")?,
+                    media_id: r.try_get("media_id")?,
+                    media_name: r.try_get("media_name")?,
+                    url: r.try_get("url")?,
+                    lang: r.try_get("lang")?,
+                    last_fetch_ms: r.try_get("last_fetch")?,
+                    last_status: r.try_get("last_status")?,
+                    last_items: r.try_get("last_items")?,
+                    last_error: r.try_get("last_error")?,
+                    next_due_ms: r.try_get("next_due")?,
+                    consecutive_errors: r.try_get("consecutive_errors")?,
+                    interval_secs: r.try_get("interval_secs")?,
+                    item_count: r.try_get("item_count")?,
+                })
+            })
+            .collect::<std::result::Result<_, sqlx::Error>>()
+            .map_err(db)
+    }
+
+    async fn claim_due_feeds(&self, now_ms: i64, lease_until_ms: i64, limit: i64) -> Result<Vec<ClaimedFeed>> {
+        let claimed: Vec<(i64, String, String, Option<String>, Option<String>, i32, i64, i64)> = sqlx::query_as(
+            "UPDATE feeds SET lease_until = $1 WHERE feed_id IN \
+             (SELECT feed_id FROM feeds WHERE next_due <= $2 AND lease_until <= $2 ORDER BY next_due, feed_id \
+              LIMIT $3 FOR UPDATE SKIP LOCKED) \
+             RETURNING feed_id, url, lang, etag, last_modified, consecutive_errors, interval_secs, media_id",
+        )
+        .bind(lease_until_ms)
+        .bind(now_ms)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        let mut out = Vec::with_capacity(claimed.len());
+        for (feed_id, url, lang, etag, last_modified, consecutive_errors, interval_secs, media_id) in claimed {
+            let media = self
+                .media(media_id)
+                .await?
+                .ok_or_else(|| StoreError::Database("feed without publisher".into()))?;
+            out.push(ClaimedFeed {
+                feed_id,
+                url,
+                lang,
+                etag,
+                last_modified,
+                consecutive_errors,
+                interval_secs,
+                media,
+            });
+        }
+        out.sort_by_key(|f| f.feed_id);
+        Ok(out)
+    }
+
+    async fn record_fetch(&self, feed_id: i64, r: &FetchRecord) -> Result<()> {
+        sqlx::query(
+            "UPDATE feeds SET last_fetch = $1, last_status = $2, etag = COALESCE($3, etag), \
+             last_modified = COALESCE($4, last_modified), last_items = $5, last_error = $6, next_due = $7, \
+             consecutive_errors = $8, interval_secs = $9, lease_until = 0 WHERE feed_id = $10",
+        )
+        .bind(r.fetched_at_ms)
+        .bind(r.status)
+        .bind(&r.etag)
+        .bind(&r.last_modified)
+        .bind(r.items)
+        .bind(&r.error)
+        .bind(r.next_due_ms)
+        .bind(r.consecutive_errors)
+        .bind(r.interval_secs)
+        .bind(feed_id)
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(())
+    }
+
+    async fn upsert_items(
+        &self,
+        feed_id: i64,
+        media_id: i64,
+        items: &[NewsRecord],
+        clusters: &[ClusterChoice],
+        now_ms: i64,
+    ) -> Result<Vec<Upserted>> {
+        let mut tx = self.pool.begin().await.map_err(db)?;
+        let country: String = sqlx::query_scalar("SELECT country FROM media_sources WHERE media_id = $1")
+            .bind(media_id)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(db)?;
+        let mut out = Vec::with_capacity(items.len());
+        let mut cluster_of: Vec<i64> = Vec::with_capacity(items.len());
+        let mut touched = BTreeSet::new();
+        for (i, item) in items.iter().enumerate() {
+            let join = match clusters.get(i).copied().unwrap_or(ClusterChoice::New) {
+                ClusterChoice::New => 0,
+                ClusterChoice::Join(c) => c,
+                ClusterChoice::SameAs(j) if j < i => cluster_of[j],
+                ClusterChoice::SameAs(_) => 0,
+            };
+            let (outcome, cluster, changed) = upsert_one(&mut tx, feed_id, media_id, &country, item, join, now_ms)
+                .await
+                .map_err(db)?;
+            if changed {
+                touched.insert(cluster);
+            }
+            cluster_of.push(cluster);
+            out.push(outcome);
+        }
+        for cluster in touched {
+            refresh_cluster(&mut tx, cluster).await.map_err(db)?;
+        }
+        tx.commit().await.map_err(db)?;
+        Ok(out)
+    }
+
+    async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>> {
+        let list: Vec<(i64, i64, i64, i64, Vec<u8>)> = sqlx::query_as(
+            "SELECT news_id, cluster_id, media_id, publish_time, signature FROM news_items \
+             WHERE publish_time BETWEEN $1 AND $2 AND signature IS NOT NULL ORDER BY publish_time, news_id",
+        )
+        .bind(from_ms)
+        .bind(to_ms)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(list
+            .into_iter()
+            .map(
+                |(news_id, cluster_id, media_id, publish_time_ms, signature)| ClusterCandidate {
+                    news_id,
+                    cluster_id,
+                    media_id,
+                    publish_time_ms,
+                    signature,
+                },
+            )
+            .collect())
+    }
+
+    async fn known_hashes(&self, media_id: i64, identities: &[String]) -> Result<Vec<(String, String)>> {
+        sqlx::query_as("SELECT identity, content_hash FROM news_items WHERE media_id = $1 AND identity = ANY($2)")
+            .bind(media_id)
+            .bind(identities)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db)
+    }
+
+    async fn media(&self, media_id: i64) -> Result<Option<MediaSource>> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            media_columns!(),
+            " FROM media_sources m WHERE m.media_id = $1"
+        ))
+        .bind(media_id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db)?;
+        row.as_ref().map(media_row).transpose().map_err(db)
+    }
+
+    async fn search_media(&self, folded: &str, offset: i64, limit: i64) -> Result<Vec<MediaSource>> {
+        let list = sqlx::query(concat!(
+            "SELECT ",
+            media_columns!(),
+            " FROM media_sources m WHERE strpos(m.name_fold, $1) > 0 ORDER BY m.name_fold, m.media_id LIMIT $2 OFFSET $3"
+        ))
+        .bind(folded)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        rows(list, media_row)
+    }
+
+    async fn news(&self, news_id: i64) -> Result<Option<NewsRow>> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            news_columns!("n.content"),
+            news_from!(),
+            "WHERE n.news_id = $1"
+        ))
+        .bind(news_id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db)?;
+        row.as_ref().map(news_row).transpose().map_err(db)
+    }
+
+    async fn list_news(
+        &self,
+        listing: &Listing,
+        filter: &ListFilter,
+        after: Option<After>,
+        limit: i64,
+    ) -> Result<Vec<NewsRow>> {
+        let (t, id) = after.map_or((i64::MAX, i64::MAX), |a| (a.publish_time_ms, a.news_id));
+        let query = match listing {
+            Listing::Latest => sqlx::query(concat!(
+                "SELECT ",
+                news_columns!("''"),
+                news_from!(),
+                "WHERE",
+                filters!(),
+                "AND",
+                before!("n.publish_time", "n.news_id"),
+                "ORDER BY n.publish_time DESC, n.news_id DESC LIMIT $5"
+            )),
+            Listing::Category(_) => sqlx::query(concat!(
+                "SELECT ",
+                news_columns!("''"),
+                news_from!(),
+                "WHERE",
+                filters!(),
+                "AND",
+                before!("n.publish_time", "n.news_id"),
+                "AND n.category_id = $6 ORDER BY n.publish_time DESC, n.news_id DESC LIMIT $5"
+            )),
+            Listing::Media(_) => sqlx::query(concat!(
+                "SELECT ",
+                news_columns!("''"),
+                news_from!(),
+                "WHERE",
+                filters!(),
+                "AND",
+                before!("n.publish_time", "n.news_id"),
+                "AND n.media_id = $6 ORDER BY n.publish_time DESC, n.news_id DESC LIMIT $5"
+            )),
+            Listing::Ids(_) => sqlx::query(concat!(
+                "SELECT ",
+                news_columns!("''"),
+                news_from!(),
+                "WHERE",
+                filters!(),
+                "AND",
+                before!("n.publish_time", "n.news_id"),
+                "AND n.news_id = ANY($6) ORDER BY n.publish_time DESC, n.news_id DESC LIMIT $5"
+            )),
+            Listing::Places(_) => sqlx::query(concat!(
+                "SELECT ",
+                news_columns!("''"),
+                " FROM news_places p JOIN news_items n ON n.news_id = p.news_id \
+                  JOIN media_sources m ON m.media_id = n.media_id \
+                  LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id \
+                  WHERE p.place = ANY($6) AND",
+                filters!(),
+                "AND",
+                before!("p.publish_time", "p.news_id"),
+                "ORDER BY p.publish_time DESC, p.news_id DESC LIMIT $5"
+            )),
+        };
+        let query = query
+            .bind(filter.lang.as_deref())
+            .bind(filter.country.as_deref())
+            .bind(t)
+            .bind(id)
+            .bind(limit);
+        let query = match listing {
+            Listing::Latest => query,
+            Listing::Category(c) => query.bind(c.clone()),
+            Listing::Media(m) => query.bind(*m),
+            Listing::Ids(ids) => query.bind(ids.clone()),
+            Listing::Places(places) => query.bind(places.iter().map(PlaceKey::key).collect::<Vec<_>>()),
+        };
+        rows(query.fetch_all(&self.pool).await.map_err(db)?, news_row)
+    }
+
+    async fn top_news(&self, filter: &ListFilter, since_ms: i64, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
+        let list = sqlx::query(concat!(
+            "SELECT ",
+            news_columns!("''"),
+            " FROM story_clusters c JOIN news_items n ON n.news_id = c.lead_id \
+              JOIN media_sources m ON m.media_id = n.media_id \
+              WHERE c.newest >= $3 AND",
+            filters!(),
+            "ORDER BY c.media_count DESC, c.size DESC, c.newest DESC, c.cluster_id DESC LIMIT $4 OFFSET $5"
+        ))
+        .bind(filter.lang.as_deref())
+        .bind(filter.country.as_deref())
+        .bind(since_ms)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        rows(list, news_row)
+    }
+
+    async fn cluster_items(&self, cluster_id: i64, limit: i64) -> Result<Vec<NewsRow>> {
+        let list = sqlx::query(concat!(
+            "SELECT ",
+            news_columns!("''"),
+            news_from!(),
+            "WHERE n.cluster_id = $1 ORDER BY n.publish_time DESC, n.news_id DESC LIMIT $2"
+        ))
+        .bind(cluster_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        rows(list, news_row)
+    }
+
+    async fn search_news(&self, q: &SearchQuery, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
+        let tsq = ts_query(&q.words());
+        if tsq.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list = sqlx::query(concat!(
+            "SELECT ",
+            news_columns!("''"),
+            news_from!(),
+            ", (SELECT to_tsquery('simple', $3) || to_tsquery('english', $3) || to_tsquery('spanish', $3) \
+                || to_tsquery('french', $3) AS q) AS w \
+              WHERE n.search @@ w.q AND",
+            filters!(),
+            "AND ($4::text IS NULL OR n.category_id = $4) AND ($5::bigint IS NULL OR n.publish_time >= $5) \
+             AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = $6 AND p.news_id = n.news_id)) \
+             ORDER BY ts_rank(n.search, w.q) DESC, n.publish_time DESC LIMIT $7 OFFSET $8"
+        ))
+        .bind(q.filter.lang.as_deref())
+        .bind(q.filter.country.as_deref())
+        .bind(tsq)
+        .bind(q.category.as_deref())
+        .bind(q.since_ms)
+        .bind(q.place.as_ref().map(PlaceKey::key))
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        rows(list, news_row)
+    }
+
+    async fn put_special(&self, sp: &Special, now_ms: i64) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO specials (slug, title, description, query, news_ids, updated_at) VALUES ($1, $2, $3, $4, $5, $6) \
+             ON CONFLICT (slug) DO UPDATE SET title = excluded.title, description = excluded.description, \
+             query = excluded.query, news_ids = excluded.news_ids, updated_at = excluded.updated_at",
+        )
+        .bind(&sp.slug)
+        .bind(&sp.title)
+        .bind(&sp.description)
+        .bind(&sp.query)
+        .bind(json(&sp.news_ids))
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(())
+    }
+
+    async fn special(&self, slug: &str) -> Result<Option<Special>> {
+        let row = sqlx::query("SELECT slug, title, description, query, news_ids FROM specials WHERE slug = $1")
+            .bind(slug)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db)?;
+        row.as_ref().map(special_row).transpose().map_err(db)
+    }
+
+    async fn specials(&self) -> Result<Vec<Special>> {
+        let list = sqlx::query("SELECT slug, title, description, query, news_ids FROM specials ORDER BY slug")
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db)?;
+        rows(list, special_row)
+    }
+
+    async fn remove_special(&self, slug: &str) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM specials WHERE slug = $1")
+            .bind(slug)
+            .execute(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(done.rows_affected() > 0)
+    }
+}

@@ -1,0 +1,509 @@
+//! [`ContentStore`] on SQLite: reads on the sqlx reader pool, writes through
+//! [`ContentWriter`](crate::content_write::ContentWriter).
+
+use crate::content_write as w;
+use crate::{SqliteStore, db};
+use async_trait::async_trait;
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+use store::content::{
+    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedStatus, FetchRecord, ImportReport,
+    ListFilter, Listing, MediaSource, NewFeed, NewsRecord, NewsRow, PlaceKey, PublisherFeeds, SearchQuery, Special,
+    Upserted,
+};
+use store::{ContentStore, Result, StoreError};
+
+/// The columns of a news row with its publisher and cluster; `$content` is the content
+/// expression (`''` in lists).
+macro_rules! news_columns {
+    ($content:literal) => {
+        concat!(
+            "n.news_id, n.media_id, n.title, n.org_img_url, n.img_url, n.thumbnail_url, n.video_url, n.voice_url, ",
+            $content,
+            " AS content, n.content_type, n.content_total_length, n.description, n.summary, n.news_type, \
+             n.publish_time, n.link_url, n.author, n.category_id, n.tags, n.city_ids, n.lang, n.read_count, \
+             n.like_count, n.share_count, n.comment_count, n.cluster_id, m.name AS media_name, \
+             m.icon_url AS media_icon, m.home_url AS media_home_url, COALESCE(c.size, 1) AS c_size, \
+             COALESCE(c.media_count, 1) AS c_media, COALESCE(c.newest, n.publish_time) AS c_newest"
+        )
+    };
+}
+
+/// Items with their publisher and cluster.
+macro_rules! news_from {
+    () => {
+        " FROM news_items n JOIN media_sources m ON m.media_id = n.media_id \
+          LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id "
+    };
+}
+
+/// Language and country filters: binds ?1 (lang or NULL) and ?2 (country or NULL).
+macro_rules! filters {
+    () => {
+        " (?1 IS NULL OR n.lang = ?1) AND (?2 IS NULL OR n.country = ?2) "
+    };
+}
+
+/// Newest-first keyset: binds ?3 (publish time) and ?4 (news id) of the last row seen.
+macro_rules! before {
+    ($t:literal, $id:literal) => {
+        concat!(" (", $t, " < ?3 OR (", $t, " = ?3 AND ", $id, " < ?4)) ")
+    };
+}
+
+macro_rules! media_columns {
+    () => {
+        "m.media_id, m.slug, m.name, m.icon_url, m.home_url, m.about, m.contact, m.category_id, m.category_top_id, \
+         m.country, m.admin_code, m.city, m.city_id, m.lang, \
+         (SELECT count(*) FROM news_items i WHERE i.media_id = m.media_id) AS item_count"
+    };
+}
+
+fn news_row(r: &SqliteRow) -> std::result::Result<NewsRow, sqlx::Error> {
+    let tags: String = r.try_get("tags")?;
+    let city_ids: String = r.try_get("city_ids")?;
+    Ok(NewsRow {
+        news_id: r.try_get("news_id")?,
+        media_id: r.try_get("media_id")?,
+        title: r.try_get("title")?,
+        org_img_url: r.try_get("org_img_url")?,
+        img_url: r.try_get("img_url")?,
+        thumbnail_url: r.try_get("thumbnail_url")?,
+        video_url: r.try_get("video_url")?,
+        voice_url: r.try_get("voice_url")?,
+        content: r.try_get("content")?,
+        content_type: r.try_get("content_type")?,
+        content_total_length: r.try_get("content_total_length")?,
+        description: r.try_get("description")?,
+        summary: r.try_get("summary")?,
+        news_type: r.try_get("news_type")?,
+        publish_time_ms: r.try_get("publish_time")?,
+        link_url: r.try_get("link_url")?,
+        author: r.try_get("author")?,
+        category_id: r.try_get("category_id")?,
+        tags: serde_json::from_str(&tags).unwrap_or_default(),
+        lang: r.try_get("lang")?,
+        city_ids: serde_json::from_str(&city_ids).unwrap_or_default(),
+        read_count: r.try_get("read_count")?,
+        like_count: r.try_get("like_count")?,
+        share_count: r.try_get("share_count")?,
+        comment_count: r.try_get("comment_count")?,
+        media_name: r.try_get("media_name")?,
+        media_icon: r.try_get("media_icon")?,
+        media_home_url: r.try_get("media_home_url")?,
+        cluster_id: r.try_get("cluster_id")?,
+        cluster: ClusterStats {
+            size: r.try_get("c_size")?,
+            media_count: r.try_get("c_media")?,
+            newest_ms: r.try_get("c_newest")?,
+        },
+    })
+}
+
+fn media_row(r: &SqliteRow) -> std::result::Result<MediaSource, sqlx::Error> {
+    Ok(MediaSource {
+        media_id: r.try_get("media_id")?,
+        slug: r.try_get("slug")?,
+        name: r.try_get("name")?,
+        icon_url: r.try_get("icon_url")?,
+        home_url: r.try_get("home_url")?,
+        about: r.try_get("about")?,
+        contact: r.try_get("contact")?,
+        category_id: r.try_get("category_id")?,
+        category_top_id: r.try_get("category_top_id")?,
+        country: r.try_get("country")?,
+        admin_code: r.try_get("admin_code")?,
+        city: r.try_get("city")?,
+        city_id: r.try_get("city_id")?,
+        lang: r.try_get("lang")?,
+        item_count: r.try_get("item_count")?,
+    })
+}
+
+fn rows<T>(rows: Vec<SqliteRow>, map: fn(&SqliteRow) -> std::result::Result<T, sqlx::Error>) -> Result<Vec<T>> {
+    rows.iter().map(map).collect::<std::result::Result<_, _>>().map_err(db)
+}
+
+fn keys_json(places: &[PlaceKey]) -> String {
+    serde_json::to_string(&places.iter().map(PlaceKey::key).collect::<Vec<_>>()).unwrap_or_else(|_| "[]".into())
+}
+
+/// An FTS5 query: every word (quoted), the last as a prefix.
+fn fts_query(words: &[String]) -> String {
+    let n = words.len();
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| if i + 1 == n { format!("\"{w}\"*") } else { format!("\"{w}\"") })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn special_row(r: &SqliteRow) -> std::result::Result<Special, sqlx::Error> {
+    let ids: String = r.try_get("news_ids")?;
+    Ok(Special {
+        slug: r.try_get("slug")?,
+        title: r.try_get("title")?,
+        description: r.try_get("description")?,
+        query: r.try_get("query")?,
+        news_ids: serde_json::from_str(&ids).unwrap_or_default(),
+    })
+}
+
+#[async_trait]
+impl ContentStore for SqliteStore {
+    async fn import_publishers(&self, publishers: &[PublisherFeeds], now_ms: i64) -> Result<ImportReport> {
+        let publishers = publishers.to_vec();
+        self.content
+            .write(move |tx| w::import_publishers(tx, &publishers, now_ms))
+            .await
+    }
+
+    async fn export_publishers(&self) -> Result<Vec<(MediaSource, Vec<NewFeed>)>> {
+        let media = sqlx::query(concat!(
+            "SELECT ",
+            media_columns!(),
+            " FROM media_sources m ORDER BY m.media_id"
+        ))
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        let media = rows(media, media_row)?;
+        let feeds = sqlx::query("SELECT media_id, url, lang FROM feeds ORDER BY feed_id")
+            .fetch_all(&self.reader)
+            .await
+            .map_err(db)?;
+        let mut out: Vec<(MediaSource, Vec<NewFeed>)> = media.into_iter().map(|m| (m, Vec::new())).collect();
+        for f in feeds {
+            let media_id: i64 = f.try_get("media_id").map_err(db)?;
+            if let Some((_, list)) = out.iter_mut().find(|(m, _)| m.media_id == media_id) {
+                list.push(NewFeed {
+                    url: f.try_get("url").map_err(db)?,
+                    lang: f.try_get("lang").map_err(db)?,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    async fn remove_feed(&self, url_or_id: &str) -> Result<bool> {
+        let key = url_or_id.to_string();
+        self.content.write(move |tx| w::remove_feed(tx, &key)).await
+    }
+
+    async fn feeds(&self) -> Result<Vec<FeedStatus>> {
+        let list = sqlx::query(
+            "SELECT f.feed_id, f.media_id, m.name AS media_name, f.url, f.lang, f.last_fetch, f.last_status, \
+             f.last_items, f.last_error, f.next_due, f.consecutive_errors, f.interval_secs, \
+             (SELECT count(*) FROM news_items i WHERE i.feed_id = f.feed_id) AS item_count \
+             FROM feeds f JOIN media_sources m ON m.media_id = f.media_id ORDER BY f.feed_id",
+        )
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        list.iter()
+            .map(|r| {
+                Ok(FeedStatus {
+                    feed_id: r.try_get("feed_id")?,
+                    media_id: r.try_get("media_id")?,
+                    media_name: r.try_get("media_name")?,
+                    url: r.try_get("url")?,
+                    lang: r.try_get("lang")?,
+                    last_fetch_ms: r.try_get("last_fetch")?,
+                    last_status: r.try_get("last_status")?,
+                    last_items: r.try_get("last_items")?,
+                    last_error: r.try_get("last_error")?,
+                    next_due_ms: r.try_get("next_due")?,
+                    consecutive_errors: r.try_get("consecutive_errors")?,
+                    interval_secs: r.try_get("interval_secs")?,
+                    item_count: r.try_get("item_count")?,
+                })
+            })
+            .collect::<std::result::Result<_, sqlx::Error>>()
+            .map_err(db)
+    }
+
+    async fn claim_due_feeds(&self, now_ms: i64, lease_until_ms: i64, limit: i64) -> Result<Vec<ClaimedFeed>> {
+        self.content
+            .write(move |tx| w::claim_due_feeds(tx, now_ms, lease_until_ms, limit))
+            .await
+    }
+
+    async fn record_fetch(&self, feed_id: i64, record: &FetchRecord) -> Result<()> {
+        let record = record.clone();
+        self.content
+            .write(move |tx| w::record_fetch(tx, feed_id, &record))
+            .await
+    }
+
+    async fn upsert_items(
+        &self,
+        feed_id: i64,
+        media_id: i64,
+        items: &[NewsRecord],
+        clusters: &[ClusterChoice],
+        now_ms: i64,
+    ) -> Result<Vec<Upserted>> {
+        let (items, clusters) = (items.to_vec(), clusters.to_vec());
+        self.content
+            .write(move |tx| w::upsert_items(tx, feed_id, media_id, &items, &clusters, now_ms))
+            .await
+    }
+
+    async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>> {
+        let list = sqlx::query(
+            "SELECT news_id, cluster_id, media_id, publish_time, signature FROM news_items \
+             WHERE publish_time BETWEEN ? AND ? AND signature IS NOT NULL ORDER BY publish_time, news_id",
+        )
+        .bind(from_ms)
+        .bind(to_ms)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        list.iter()
+            .map(|r| {
+                Ok(ClusterCandidate {
+                    news_id: r.try_get("news_id")?,
+                    cluster_id: r.try_get("cluster_id")?,
+                    media_id: r.try_get("media_id")?,
+                    publish_time_ms: r.try_get("publish_time")?,
+                    signature: r.try_get("signature")?,
+                })
+            })
+            .collect::<std::result::Result<_, sqlx::Error>>()
+            .map_err(db)
+    }
+
+    async fn known_hashes(&self, media_id: i64, identities: &[String]) -> Result<Vec<(String, String)>> {
+        let ids = serde_json::to_string(identities).map_err(|e| StoreError::Database(e.to_string()))?;
+        let list = sqlx::query(
+            "SELECT identity, content_hash FROM news_items WHERE media_id = ? \
+             AND identity IN (SELECT value FROM json_each(?))",
+        )
+        .bind(media_id)
+        .bind(ids)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        list.iter()
+            .map(|r| Ok((r.try_get("identity")?, r.try_get("content_hash")?)))
+            .collect::<std::result::Result<_, sqlx::Error>>()
+            .map_err(db)
+    }
+
+    async fn media(&self, media_id: i64) -> Result<Option<MediaSource>> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            media_columns!(),
+            " FROM media_sources m WHERE m.media_id = ?"
+        ))
+        .bind(media_id)
+        .fetch_optional(&self.reader)
+        .await
+        .map_err(db)?;
+        row.as_ref().map(media_row).transpose().map_err(db)
+    }
+
+    async fn search_media(&self, folded: &str, offset: i64, limit: i64) -> Result<Vec<MediaSource>> {
+        let list = sqlx::query(concat!(
+            "SELECT ",
+            media_columns!(),
+            " FROM media_sources m WHERE instr(m.name_fold, ?) > 0 ORDER BY m.name_fold, m.media_id LIMIT ? OFFSET ?"
+        ))
+        .bind(folded)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        rows(list, media_row)
+    }
+
+    async fn news(&self, news_id: i64) -> Result<Option<NewsRow>> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            news_columns!("n.content"),
+            news_from!(),
+            "WHERE n.news_id = ?"
+        ))
+        .bind(news_id)
+        .fetch_optional(&self.reader)
+        .await
+        .map_err(db)?;
+        row.as_ref().map(news_row).transpose().map_err(db)
+    }
+
+    async fn list_news(
+        &self,
+        listing: &Listing,
+        filter: &ListFilter,
+        after: Option<After>,
+        limit: i64,
+    ) -> Result<Vec<NewsRow>> {
+        let (t, id) = after.map_or((i64::MAX, i64::MAX), |a| (a.publish_time_ms, a.news_id));
+        let query = match listing {
+            Listing::Latest => sqlx::query(concat!(
+                "SELECT ",
+                news_columns!("''"),
+                news_from!(),
+                "WHERE",
+                filters!(),
+                "AND",
+                before!("n.publish_time", "n.news_id"),
+                "ORDER BY n.publish_time DESC, n.news_id DESC LIMIT ?5"
+            )),
+            Listing::Category(_) => sqlx::query(concat!(
+                "SELECT ",
+                news_columns!("''"),
+                news_from!(),
+                "WHERE",
+                filters!(),
+                "AND",
+                before!("n.publish_time", "n.news_id"),
+                "AND n.category_id = ?6 ORDER BY n.publish_time DESC, n.news_id DESC LIMIT ?5"
+            )),
+            Listing::Media(_) => sqlx::query(concat!(
+                "SELECT ",
+                news_columns!("''"),
+                news_from!(),
+                "WHERE",
+                filters!(),
+                "AND",
+                before!("n.publish_time", "n.news_id"),
+                "AND n.media_id = ?6 ORDER BY n.publish_time DESC, n.news_id DESC LIMIT ?5"
+            )),
+            Listing::Ids(_) => sqlx::query(concat!(
+                "SELECT ",
+                news_columns!("''"),
+                news_from!(),
+                "WHERE",
+                filters!(),
+                "AND",
+                before!("n.publish_time", "n.news_id"),
+                "AND n.news_id IN (SELECT value FROM json_each(?6)) ORDER BY n.publish_time DESC, n.news_id DESC LIMIT ?5"
+            )),
+            // One index range per place; an item in two of the places appears twice
+            // (the caller drops repeats, keyset paging stays exact).
+            Listing::Places(_) => sqlx::query(concat!(
+                "SELECT ",
+                news_columns!("''"),
+                " FROM news_places p JOIN news_items n ON n.news_id = p.news_id \
+                  JOIN media_sources m ON m.media_id = n.media_id \
+                  LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id \
+                  WHERE p.place IN (SELECT value FROM json_each(?6)) AND",
+                filters!(),
+                "AND",
+                before!("p.publish_time", "p.news_id"),
+                "ORDER BY p.publish_time DESC, p.news_id DESC LIMIT ?5"
+            )),
+        };
+        let query = query
+            .bind(filter.lang.as_deref())
+            .bind(filter.country.as_deref())
+            .bind(t)
+            .bind(id)
+            .bind(limit);
+        let query = match listing {
+            Listing::Latest => query,
+            Listing::Category(c) => query.bind(c.clone()),
+            Listing::Media(m) => query.bind(*m),
+            Listing::Ids(ids) => query.bind(serde_json::to_string(ids).unwrap_or_else(|_| "[]".into())),
+            Listing::Places(places) => query.bind(keys_json(places)),
+        };
+        rows(query.fetch_all(&self.reader).await.map_err(db)?, news_row)
+    }
+
+    async fn top_news(&self, filter: &ListFilter, since_ms: i64, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
+        let list = sqlx::query(concat!(
+            "SELECT ",
+            news_columns!("''"),
+            " FROM story_clusters c JOIN news_items n ON n.news_id = c.lead_id \
+              JOIN media_sources m ON m.media_id = n.media_id \
+              WHERE c.newest >= ?3 AND",
+            filters!(),
+            "ORDER BY c.media_count DESC, c.size DESC, c.newest DESC, c.cluster_id DESC LIMIT ?4 OFFSET ?5"
+        ))
+        .bind(filter.lang.as_deref())
+        .bind(filter.country.as_deref())
+        .bind(since_ms)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        rows(list, news_row)
+    }
+
+    async fn cluster_items(&self, cluster_id: i64, limit: i64) -> Result<Vec<NewsRow>> {
+        let list = sqlx::query(concat!(
+            "SELECT ",
+            news_columns!("''"),
+            news_from!(),
+            "WHERE n.cluster_id = ? ORDER BY n.publish_time DESC, n.news_id DESC LIMIT ?"
+        ))
+        .bind(cluster_id)
+        .bind(limit)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        rows(list, news_row)
+    }
+
+    async fn search_news(&self, q: &SearchQuery, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
+        let words = q.words();
+        if words.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list = sqlx::query(concat!(
+            "SELECT ",
+            news_columns!("''"),
+            " FROM news_fts f JOIN news_items n ON n.news_id = f.rowid \
+              JOIN media_sources m ON m.media_id = n.media_id \
+              LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id \
+              WHERE news_fts MATCH ?3 AND",
+            filters!(),
+            "AND (?4 IS NULL OR n.category_id = ?4) AND (?5 IS NULL OR n.publish_time >= ?5) \
+             AND (?6 IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?6 AND p.news_id = n.news_id)) \
+             ORDER BY bm25(news_fts, 4.0, 2.0, 1.0), n.publish_time DESC LIMIT ?7 OFFSET ?8"
+        ))
+        .bind(q.filter.lang.as_deref())
+        .bind(q.filter.country.as_deref())
+        .bind(fts_query(&words))
+        .bind(q.category.as_deref())
+        .bind(q.since_ms)
+        .bind(q.place.as_ref().map(PlaceKey::key))
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        rows(list, news_row)
+    }
+
+    async fn put_special(&self, special: &Special, now_ms: i64) -> Result<()> {
+        let special = special.clone();
+        self.content.write(move |tx| w::put_special(tx, &special, now_ms)).await
+    }
+
+    async fn special(&self, slug: &str) -> Result<Option<Special>> {
+        let row = sqlx::query("SELECT slug, title, description, query, news_ids FROM specials WHERE slug = ?")
+            .bind(slug)
+            .fetch_optional(&self.reader)
+            .await
+            .map_err(db)?;
+        row.as_ref().map(special_row).transpose().map_err(db)
+    }
+
+    async fn specials(&self) -> Result<Vec<Special>> {
+        let list = sqlx::query("SELECT slug, title, description, query, news_ids FROM specials ORDER BY slug")
+            .fetch_all(&self.reader)
+            .await
+            .map_err(db)?;
+        rows(list, special_row)
+    }
+
+    async fn remove_special(&self, slug: &str) -> Result<bool> {
+        let slug = slug.to_string();
+        self.content.write(move |tx| w::remove_special(tx, &slug)).await
+    }
+}

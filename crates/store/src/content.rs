@@ -1,0 +1,395 @@
+//! Content: publishers (media sources), their feeds, news items, places and story
+//! clusters (SPEC §3 "Media source", "News item", "Area"), and full-text search.
+//!
+//! Places are stored as text keys so one index serves cities, states and countries:
+//! `c:<GeoNames id>` for a city, `s:<ISO>-<admin code>` for a state or province
+//! (`s:US-ME`), `n:<ISO>` for a country. See [`PlaceKey`].
+
+use async_trait::async_trait;
+
+use crate::Result;
+
+/// A place an item is about, as stored in `news_places`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PlaceKey {
+    City(i64),
+    State { country: String, admin_code: String },
+    Country(String),
+}
+
+impl PlaceKey {
+    pub fn key(&self) -> String {
+        match self {
+            PlaceKey::City(id) => format!("c:{id}"),
+            PlaceKey::State { country, admin_code } => format!("s:{country}-{admin_code}"),
+            PlaceKey::Country(iso) => format!("n:{iso}"),
+        }
+    }
+}
+
+/// A publisher to create (or find by its slug).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NewMedia {
+    /// Stable, unique key derived from the name (`the-capitol-ledger`).
+    pub slug: String,
+    pub name: String,
+    pub icon_url: String,
+    pub home_url: String,
+    pub about: String,
+    pub contact: String,
+    pub category_id: String,
+    pub category_top_id: String,
+    /// area1: ISO country (US, CA).
+    pub country: String,
+    /// area2: state or province code.
+    pub admin_code: String,
+    /// area3: city name.
+    pub city: String,
+    /// The city's GeoNames id (0 when unknown).
+    pub city_id: i64,
+    /// Default language of the publisher's feeds.
+    pub lang: String,
+}
+
+/// A publisher as stored (SPEC §3 "Media source").
+#[derive(Debug, Clone, PartialEq)]
+pub struct MediaSource {
+    pub media_id: i64,
+    pub slug: String,
+    pub name: String,
+    pub icon_url: String,
+    pub home_url: String,
+    pub about: String,
+    pub contact: String,
+    pub category_id: String,
+    pub category_top_id: String,
+    pub country: String,
+    pub admin_code: String,
+    pub city: String,
+    pub city_id: i64,
+    pub lang: String,
+    pub item_count: i64,
+}
+
+/// A publisher with its feeds, as imported from or exported to OPML.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublisherFeeds {
+    pub media: NewMedia,
+    pub feeds: Vec<NewFeed>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewFeed {
+    pub url: String,
+    /// The feed's language (defaults to the publisher's).
+    pub lang: String,
+}
+
+/// What an import did: feeds added, and those skipped with the reason.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ImportReport {
+    pub media_added: usize,
+    pub feeds_added: usize,
+    pub skipped: Vec<(String, String)>,
+}
+
+/// A feed with its health, for `feeds list` and the scheduler.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeedStatus {
+    pub feed_id: i64,
+    pub media_id: i64,
+    pub media_name: String,
+    pub url: String,
+    pub lang: String,
+    pub last_fetch_ms: Option<i64>,
+    pub last_status: Option<i32>,
+    pub last_items: i64,
+    pub last_error: String,
+    pub next_due_ms: i64,
+    pub consecutive_errors: i32,
+    pub interval_secs: i64,
+    pub item_count: i64,
+}
+
+/// A feed claimed for fetching: everything the fetcher and pipeline need.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClaimedFeed {
+    pub feed_id: i64,
+    pub url: String,
+    pub lang: String,
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+    pub consecutive_errors: i32,
+    pub interval_secs: i64,
+    pub media: MediaSource,
+}
+
+/// The outcome of one fetch, recorded on the feed (and its lease released).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FetchRecord {
+    pub fetched_at_ms: i64,
+    pub status: Option<i32>,
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+    /// Items new or changed in this fetch.
+    pub items: i64,
+    /// "" when the fetch succeeded.
+    pub error: String,
+    pub next_due_ms: i64,
+    pub consecutive_errors: i32,
+    pub interval_secs: i64,
+}
+
+/// A clean news item ready to store (SPEC §3 "News item" fields plus what dedup,
+/// clustering and search need).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NewsRecord {
+    /// Stable per-publisher identity (`guid:…`, `link:…` or `hash:…`).
+    pub identity: String,
+    /// Link without tracking parameters; the same URL from one publisher is one item.
+    pub canonical_url: String,
+    pub title: String,
+    pub org_img_url: String,
+    pub img_url: String,
+    pub thumbnail_url: String,
+    pub video_url: String,
+    pub voice_url: String,
+    pub content: String,
+    /// Plain text of the content, for the search index (not returned).
+    pub body_text: String,
+    pub content_type: String,
+    pub content_total_length: i64,
+    pub description: String,
+    pub summary: String,
+    pub news_type: i32,
+    pub publish_time_ms: i64,
+    pub link_url: String,
+    pub author: String,
+    pub category_id: String,
+    pub tags: Vec<String>,
+    pub lang: String,
+    /// GeoNames ids of the cities the item is about (area_list), first = main place.
+    pub city_ids: Vec<i64>,
+    /// Every place key (cities, their states, the country) for place feeds.
+    pub places: Vec<PlaceKey>,
+    /// Clustering signature (opaque bytes from `ingest::cluster`).
+    pub signature: Vec<u8>,
+    /// Hash of the fields above: an unchanged item is not rewritten.
+    pub content_hash: String,
+}
+
+/// What storing one record did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Upserted {
+    Inserted(i64),
+    Updated(i64),
+    Unchanged(i64),
+}
+
+impl Upserted {
+    pub fn news_id(self) -> i64 {
+        match self {
+            Upserted::Inserted(id) | Upserted::Updated(id) | Upserted::Unchanged(id) => id,
+        }
+    }
+}
+
+/// Which story cluster a new item joins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClusterChoice {
+    /// A story of its own.
+    New,
+    /// An existing cluster.
+    Join(i64),
+    /// The cluster of an earlier item of the same batch (its index).
+    SameAs(usize),
+}
+
+/// A recent item that a new one may join in a story cluster.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterCandidate {
+    pub news_id: i64,
+    pub cluster_id: i64,
+    pub media_id: i64,
+    pub publish_time_ms: i64,
+    pub signature: Vec<u8>,
+}
+
+/// A story cluster's numbers, from which `is_hot` and the top ranking follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ClusterStats {
+    pub size: i64,
+    pub media_count: i64,
+    pub newest_ms: i64,
+}
+
+/// A stored item as read, with its publisher's flat fields and its cluster.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewsRow {
+    pub news_id: i64,
+    pub media_id: i64,
+    pub title: String,
+    pub org_img_url: String,
+    pub img_url: String,
+    pub thumbnail_url: String,
+    pub video_url: String,
+    pub voice_url: String,
+    /// Empty in lists; filled by [`ContentStore::news`].
+    pub content: String,
+    pub content_type: String,
+    pub content_total_length: i64,
+    pub description: String,
+    pub summary: String,
+    pub news_type: i32,
+    pub publish_time_ms: i64,
+    pub link_url: String,
+    pub author: String,
+    pub category_id: String,
+    pub tags: Vec<String>,
+    pub lang: String,
+    pub city_ids: Vec<i64>,
+    pub read_count: i64,
+    pub like_count: i64,
+    pub share_count: i64,
+    pub comment_count: i64,
+    pub media_name: String,
+    pub media_icon: String,
+    pub media_home_url: String,
+    pub cluster_id: i64,
+    pub cluster: ClusterStats,
+}
+
+/// Filters every list shares.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListFilter {
+    /// Only items in this language.
+    pub lang: Option<String>,
+    /// Only items from publishers in this country.
+    pub country: Option<String>,
+}
+
+/// Which items a time-ordered list holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Listing {
+    Latest,
+    /// Items placed in any of these places (newest first, each item once).
+    Places(Vec<PlaceKey>),
+    Category(String),
+    Media(i64),
+    Ids(Vec<i64>),
+}
+
+/// Keyset position for newest-first lists: the last item of the previous page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct After {
+    pub publish_time_ms: i64,
+    pub news_id: i64,
+}
+
+/// A full-text query.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SearchQuery {
+    /// Folded words (accent- and case-insensitive), all of which must match
+    /// (the last one as a prefix).
+    pub terms: Vec<String>,
+    pub filter: ListFilter,
+    pub place: Option<PlaceKey>,
+    pub category: Option<String>,
+    pub since_ms: Option<i64>,
+}
+
+impl SearchQuery {
+    /// The words to match: letters and digits only, so no query syntax of either engine
+    /// can come from a reader, whatever the caller passed.
+    pub fn words(&self) -> Vec<String> {
+        self.terms
+            .iter()
+            .flat_map(|t| t.split(|c: char| !c.is_alphanumeric()))
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    }
+}
+
+/// An operator-defined collection (`/special/{slug}`): a query or a hand-picked list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Special {
+    pub slug: String,
+    pub title: String,
+    pub description: String,
+    /// Search words; empty when the collection is a list.
+    pub query: String,
+    pub news_ids: Vec<i64>,
+}
+
+#[async_trait]
+pub trait ContentStore: Send + Sync {
+    /// Add publishers and their feeds in one transaction (all or nothing). Publishers are
+    /// matched by slug; feed URLs already present are skipped and reported.
+    async fn import_publishers(&self, publishers: &[PublisherFeeds], now_ms: i64) -> Result<ImportReport>;
+
+    /// Every publisher with its feeds, in id order (for OPML export).
+    async fn export_publishers(&self) -> Result<Vec<(MediaSource, Vec<NewFeed>)>>;
+
+    /// Remove a feed by URL or id, its items, and its publisher when no feed is left.
+    async fn remove_feed(&self, url_or_id: &str) -> Result<bool>;
+
+    async fn feeds(&self) -> Result<Vec<FeedStatus>>;
+
+    /// Lease up to `limit` feeds due at `now_ms` until `lease_until_ms`. Several servers
+    /// can call this at once: a feed is leased to one of them only.
+    async fn claim_due_feeds(&self, now_ms: i64, lease_until_ms: i64, limit: i64) -> Result<Vec<ClaimedFeed>>;
+
+    /// Record a fetch and release the feed's lease.
+    async fn record_fetch(&self, feed_id: i64, record: &FetchRecord) -> Result<()>;
+
+    /// Store a feed's items in one transaction: new identities (or canonical URLs) are
+    /// inserted, changed ones updated in place (keeping their cluster), unchanged ones left
+    /// alone. `clusters[i]` says which story a new item `i` joins. Cluster stats are kept.
+    async fn upsert_items(
+        &self,
+        feed_id: i64,
+        media_id: i64,
+        items: &[NewsRecord],
+        clusters: &[ClusterChoice],
+        now_ms: i64,
+    ) -> Result<Vec<Upserted>>;
+
+    /// Items published between the two times (inclusive), for clustering.
+    async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>>;
+
+    /// `(identity, content_hash)` of the given identities already stored for a publisher,
+    /// so unchanged items are skipped before the expensive steps.
+    async fn known_hashes(&self, media_id: i64, identities: &[String]) -> Result<Vec<(String, String)>>;
+
+    async fn media(&self, media_id: i64) -> Result<Option<MediaSource>>;
+
+    /// Publishers whose folded name contains `folded`, by name.
+    async fn search_media(&self, folded: &str, offset: i64, limit: i64) -> Result<Vec<MediaSource>>;
+
+    /// One item with its content.
+    async fn news(&self, news_id: i64) -> Result<Option<NewsRow>>;
+
+    /// Newest first, after `after`, at most `limit`.
+    async fn list_news(
+        &self,
+        listing: &Listing,
+        filter: &ListFilter,
+        after: Option<After>,
+        limit: i64,
+    ) -> Result<Vec<NewsRow>>;
+
+    /// Lead items of clusters seen since `since_ms`, by publisher count, size, then recency.
+    async fn top_news(&self, filter: &ListFilter, since_ms: i64, offset: i64, limit: i64) -> Result<Vec<NewsRow>>;
+
+    /// The items of a cluster, newest first.
+    async fn cluster_items(&self, cluster_id: i64, limit: i64) -> Result<Vec<NewsRow>>;
+
+    /// Full-text search, best match first.
+    async fn search_news(&self, query: &SearchQuery, offset: i64, limit: i64) -> Result<Vec<NewsRow>>;
+
+    async fn put_special(&self, special: &Special, now_ms: i64) -> Result<()>;
+    async fn special(&self, slug: &str) -> Result<Option<Special>>;
+    async fn specials(&self) -> Result<Vec<Special>>;
+    async fn remove_special(&self, slug: &str) -> Result<bool>;
+}

@@ -1,0 +1,675 @@
+//! The content half of the contract: publishers, feeds, items, places, clusters, search.
+
+use crate::Store;
+use crate::content::{
+    After, ClusterChoice, FetchRecord, ListFilter, Listing, NewFeed, NewMedia, NewsRecord, PlaceKey, PublisherFeeds,
+    SearchQuery, Special, Upserted,
+};
+
+const T0: i64 = 1_763_640_000_000;
+const HOUR: i64 = 3_600_000;
+
+pub fn publisher(slug: &str, name: &str, country: &str, admin: &str, city: &str, feeds: &[&str]) -> PublisherFeeds {
+    PublisherFeeds {
+        media: NewMedia {
+            slug: slug.into(),
+            name: name.into(),
+            icon_url: format!("https://{slug}.example/icon.png"),
+            home_url: format!("https://{slug}.example/"),
+            about: "A test publisher".into(),
+            contact: "news@example.com".into(),
+            category_id: "local".into(),
+            category_top_id: "local".into(),
+            country: country.into(),
+            admin_code: admin.into(),
+            city: city.into(),
+            city_id: 1,
+            lang: "en".into(),
+        },
+        feeds: feeds
+            .iter()
+            .map(|u| NewFeed {
+                url: (*u).into(),
+                lang: "en".into(),
+            })
+            .collect(),
+    }
+}
+
+pub fn record(identity: &str, title: &str, hours_after: i64, places: &[PlaceKey]) -> NewsRecord {
+    NewsRecord {
+        identity: identity.into(),
+        canonical_url: format!("https://example.com/{identity}"),
+        title: title.into(),
+        summary: format!("{title}. More words about it."),
+        body_text: format!("{title}. More words about it."),
+        content: format!("<p>{title}</p>"),
+        content_type: "html".into(),
+        content_total_length: 40,
+        news_type: 1,
+        publish_time_ms: T0 + hours_after * HOUR,
+        link_url: format!("https://example.com/{identity}"),
+        category_id: "local".into(),
+        tags: vec!["Tag".into()],
+        lang: "en".into(),
+        city_ids: places
+            .iter()
+            .filter_map(|p| match p {
+                PlaceKey::City(id) => Some(*id),
+                _ => None,
+            })
+            .collect(),
+        places: places.to_vec(),
+        signature: vec![1, 2, 3],
+        content_hash: format!("h-{identity}-{title}"),
+        ..NewsRecord::default()
+    }
+}
+
+/// One publisher with one feed; returns (media_id, feed_id).
+async fn one_feed(store: &dyn Store, slug: &str, country: &str) -> (i64, i64) {
+    let url = format!("https://{slug}.example/feed.xml");
+    store
+        .import_publishers(&[publisher(slug, slug, country, "DC", "Washington", &[&url])], T0)
+        .await
+        .unwrap();
+    let feed = store.feeds().await.unwrap().into_iter().find(|f| f.url == url).unwrap();
+    (feed.media_id, feed.feed_id)
+}
+
+fn city(id: i64) -> PlaceKey {
+    PlaceKey::City(id)
+}
+
+fn ids(rows: &[crate::content::NewsRow]) -> Vec<i64> {
+    rows.iter().map(|r| r.news_id).collect()
+}
+
+pub async fn import_adds_publishers_and_feeds_and_skips_known_urls(store: &dyn Store) {
+    let a = publisher(
+        "ledger",
+        "The Ledger",
+        "US",
+        "DC",
+        "Washington",
+        &["https://a.example/1", "https://a.example/2"],
+    );
+    let report = store.import_publishers(std::slice::from_ref(&a), T0).await.unwrap();
+    assert_eq!((report.media_added, report.feeds_added), (1, 2));
+    assert!(report.skipped.is_empty());
+    let again = store.import_publishers(&[a], T0).await.unwrap();
+    assert_eq!((again.media_added, again.feeds_added), (0, 0));
+    assert_eq!(again.skipped.len(), 2);
+    assert_eq!(again.skipped[0].1, "the feed is already registered");
+    let feeds = store.feeds().await.unwrap();
+    assert_eq!(feeds.len(), 2);
+    assert_eq!(feeds[0].media_name, "The Ledger");
+    assert_eq!(feeds[0].next_due_ms, T0, "a new feed is due at once");
+    let exported = store.export_publishers().await.unwrap();
+    assert_eq!(exported.len(), 1);
+    assert_eq!(exported[0].0.name, "The Ledger");
+    assert_eq!(exported[0].0.country, "US");
+    assert_eq!(exported[0].1.len(), 2);
+}
+
+pub async fn same_identity_is_stored_once_and_updated_in_place(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "dedup", "US").await;
+    let first = store
+        .upsert_items(
+            feed,
+            media,
+            &[record("g1", "Council votes", 0, &[city(5)])],
+            &[ClusterChoice::New],
+            T0,
+        )
+        .await
+        .unwrap();
+    let Upserted::Inserted(id) = first[0] else {
+        panic!("expected an insert, got {first:?}")
+    };
+    let same = store
+        .upsert_items(
+            feed,
+            media,
+            &[record("g1", "Council votes", 0, &[city(5)])],
+            &[ClusterChoice::New],
+            T0,
+        )
+        .await
+        .unwrap();
+    assert_eq!(same, vec![Upserted::Unchanged(id)]);
+    let changed = store
+        .upsert_items(
+            feed,
+            media,
+            &[record("g1", "Council votes again", 1, &[city(6)])],
+            &[ClusterChoice::New],
+            T0,
+        )
+        .await
+        .unwrap();
+    assert_eq!(changed, vec![Upserted::Updated(id)]);
+    let row = store.news(id).await.unwrap().unwrap();
+    assert_eq!(row.title, "Council votes again");
+    assert_eq!(row.content, "<p>Council votes again</p>");
+    assert_eq!(row.city_ids, vec![6]);
+    // Places follow the update: the old city no longer lists it.
+    let old = store
+        .list_news(&Listing::Places(vec![city(5)]), &ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert!(old.is_empty());
+    let new = store
+        .list_news(&Listing::Places(vec![city(6)]), &ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(ids(&new), vec![id]);
+}
+
+pub async fn same_canonical_url_from_one_publisher_is_one_item(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "canon", "US").await;
+    let a = record("guid:1", "Bridge reopens", 0, &[]);
+    let mut b = record("guid:2", "Bridge reopens (updated)", 0, &[]);
+    b.canonical_url = a.canonical_url.clone();
+    let out = store
+        .upsert_items(feed, media, &[a], &[ClusterChoice::New], T0)
+        .await
+        .unwrap();
+    let again = store
+        .upsert_items(feed, media, &[b], &[ClusterChoice::New], T0)
+        .await
+        .unwrap();
+    assert_eq!(again, vec![Upserted::Updated(out[0].news_id())]);
+}
+
+pub async fn news_item_keeps_every_field(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "fields", "CA").await;
+    let mut r = record("f1", "Pont Jacques-Cartier « fermé »", 2, &[city(6077243)]);
+    r.org_img_url = "https://img.example/o.jpg".into();
+    r.img_url = "https://img.example/i.jpg".into();
+    r.thumbnail_url = "https://img.example/t.jpg".into();
+    r.video_url = "https://v.example/v.mp4".into();
+    r.voice_url = "https://v.example/a.mp3".into();
+    r.news_type = 3;
+    r.author = "Jeanne Tremblay".into();
+    r.description = "Desc".into();
+    r.lang = "fr".into();
+    r.tags = vec!["Transport".into(), "Montréal".into()];
+    r.category_id = "local".into();
+    let id = store
+        .upsert_items(feed, media, &[r.clone()], &[ClusterChoice::New], T0)
+        .await
+        .unwrap()[0]
+        .news_id();
+    let row = store.news(id).await.unwrap().unwrap();
+    assert_eq!(row.title, r.title);
+    assert_eq!(
+        (
+            row.org_img_url.as_str(),
+            row.img_url.as_str(),
+            row.thumbnail_url.as_str()
+        ),
+        (
+            "https://img.example/o.jpg",
+            "https://img.example/i.jpg",
+            "https://img.example/t.jpg"
+        )
+    );
+    assert_eq!(
+        (row.video_url.as_str(), row.voice_url.as_str()),
+        (r.video_url.as_str(), r.voice_url.as_str())
+    );
+    assert_eq!(row.news_type, 3);
+    assert_eq!(row.publish_time_ms, T0 + 2 * HOUR);
+    assert_eq!(row.author, "Jeanne Tremblay");
+    assert_eq!(row.tags, r.tags);
+    assert_eq!(row.lang, "fr");
+    assert_eq!(row.city_ids, vec![6077243]);
+    assert_eq!(row.media_name, "fields");
+    assert_eq!(row.media_icon, "https://fields.example/icon.png");
+    assert_eq!(row.cluster_id, id, "a new story is its own cluster");
+    assert_eq!((row.cluster.size, row.cluster.media_count), (1, 1));
+    assert_eq!(row.read_count + row.like_count + row.share_count + row.comment_count, 0);
+    assert!(store.news(id + 1000).await.unwrap().is_none());
+}
+
+pub async fn place_lists_page_newest_first_without_gaps_or_repeats(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "paging", "US").await;
+    let state = PlaceKey::State {
+        country: "US".into(),
+        admin_code: "ME".into(),
+    };
+    let items: Vec<NewsRecord> = (0..25)
+        .map(|i| {
+            record(
+                &format!("p{i}"),
+                &format!("Story {i}"),
+                i % 7,
+                &[city(4975802), state.clone()],
+            )
+        })
+        .collect();
+    let choices = vec![ClusterChoice::New; items.len()];
+    store.upsert_items(feed, media, &items, &choices, T0).await.unwrap();
+    let mut seen = Vec::new();
+    let mut after = None;
+    loop {
+        let page = store
+            .list_news(&Listing::Places(vec![city(4975802)]), &ListFilter::default(), after, 10)
+            .await
+            .unwrap();
+        for w in page.windows(2) {
+            assert!((w[0].publish_time_ms, w[0].news_id) > (w[1].publish_time_ms, w[1].news_id));
+        }
+        seen.extend(ids(&page));
+        match page.last() {
+            Some(last) if page.len() == 10 => {
+                after = Some(After {
+                    publish_time_ms: last.publish_time_ms,
+                    news_id: last.news_id,
+                })
+            }
+            _ => break,
+        }
+    }
+    let mut unique = seen.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!((seen.len(), unique.len()), (25, 25));
+    let by_state = store
+        .list_news(&Listing::Places(vec![state]), &ListFilter::default(), None, 50)
+        .await
+        .unwrap();
+    assert_eq!(by_state.len(), 25);
+    let other = store
+        .list_news(&Listing::Places(vec![city(1)]), &ListFilter::default(), None, 50)
+        .await
+        .unwrap();
+    assert!(other.is_empty());
+}
+
+pub async fn lists_filter_by_language_country_category_and_publisher(store: &dyn Store) {
+    let (us, us_feed) = one_feed(store, "us-pub", "US").await;
+    let (ca, ca_feed) = one_feed(store, "ca-pub", "CA").await;
+    let mut en = record("l1", "Sports final", 1, &[]);
+    en.category_id = "sports".into();
+    let mut es = record("l2", "Final deportiva", 2, &[]);
+    es.lang = "es".into();
+    es.category_id = "sports".into();
+    let mut fr = record("l3", "Finale sportive", 3, &[]);
+    fr.lang = "fr".into();
+    store
+        .upsert_items(us_feed, us, &[en, es], &[ClusterChoice::New; 2], T0)
+        .await
+        .unwrap();
+    store
+        .upsert_items(ca_feed, ca, &[fr], &[ClusterChoice::New], T0)
+        .await
+        .unwrap();
+    let all = store
+        .list_news(&Listing::Latest, &ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(
+        all.iter().map(|r| r.title.as_str()).collect::<Vec<_>>(),
+        ["Finale sportive", "Final deportiva", "Sports final"]
+    );
+    let spanish = ListFilter {
+        lang: Some("es".into()),
+        country: None,
+    };
+    assert_eq!(
+        store
+            .list_news(&Listing::Latest, &spanish, None, 10)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    let canada = ListFilter {
+        lang: None,
+        country: Some("CA".into()),
+    };
+    let ca_rows = store.list_news(&Listing::Latest, &canada, None, 10).await.unwrap();
+    assert_eq!(ca_rows.len(), 1);
+    assert_eq!(ca_rows[0].lang, "fr");
+    let sports = store
+        .list_news(&Listing::Category("sports".into()), &ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(sports.len(), 2);
+    let by_media = store
+        .list_news(&Listing::Media(ca), &ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(by_media.len(), 1);
+    let picked = store
+        .list_news(
+            &Listing::Ids(vec![all[2].news_id, all[0].news_id]),
+            &ListFilter::default(),
+            None,
+            10,
+        )
+        .await
+        .unwrap();
+    assert_eq!(ids(&picked), vec![all[0].news_id, all[2].news_id]);
+    for row in &all {
+        assert!(row.content.is_empty(), "lists leave the content out");
+    }
+}
+
+pub async fn clusters_count_items_and_publishers_and_rank_top(store: &dyn Store) {
+    let (a, fa) = one_feed(store, "pub-a", "US").await;
+    let (b, fb) = one_feed(store, "pub-b", "US").await;
+    let (c, fc) = one_feed(store, "pub-c", "US").await;
+    let lone = store
+        .upsert_items(
+            fa,
+            a,
+            &[record("lone", "Quiet story", 5, &[])],
+            &[ClusterChoice::New],
+            T0,
+        )
+        .await
+        .unwrap()[0]
+        .news_id();
+    let first = store
+        .upsert_items(
+            fa,
+            a,
+            &[record("s1", "Fire downtown", 0, &[])],
+            &[ClusterChoice::New],
+            T0,
+        )
+        .await
+        .unwrap()[0]
+        .news_id();
+    // A batch whose second item joins the first of the same batch.
+    let both = store
+        .upsert_items(
+            fb,
+            b,
+            &[
+                record("s2", "Downtown fire", 1, &[]),
+                record("s3", "Fire: update", 2, &[]),
+            ],
+            &[ClusterChoice::Join(first), ClusterChoice::SameAs(0)],
+            T0,
+        )
+        .await
+        .unwrap();
+    store
+        .upsert_items(
+            fc,
+            c,
+            &[record("s4", "Incendie au centre-ville", 3, &[])],
+            &[ClusterChoice::Join(first)],
+            T0,
+        )
+        .await
+        .unwrap();
+    let items = store.cluster_items(first, 10).await.unwrap();
+    assert_eq!(items.len(), 4);
+    assert_eq!(items[0].title, "Incendie au centre-ville", "newest first");
+    assert!(items.iter().all(|r| r.cluster_id == first));
+    assert_eq!((items[0].cluster.size, items[0].cluster.media_count), (4, 3));
+    assert_eq!(items[0].cluster.newest_ms, T0 + 3 * HOUR);
+    let row = store.news(both[1].news_id()).await.unwrap().unwrap();
+    assert_eq!(row.cluster_id, first);
+    let top = store.top_news(&ListFilter::default(), T0 - HOUR, 0, 10).await.unwrap();
+    assert_eq!(top.len(), 2, "one lead per cluster");
+    assert_eq!(
+        top[0].title, "Incendie au centre-ville",
+        "the lead is the newest item of the biggest story"
+    );
+    assert_eq!(top[1].news_id, lone);
+    let recent = store
+        .top_news(&ListFilter::default(), T0 + 4 * HOUR, 0, 10)
+        .await
+        .unwrap();
+    assert_eq!(ids(&recent), vec![lone], "stories with nothing new since are left out");
+    let candidates = store.cluster_candidates(T0, T0 + 2 * HOUR).await.unwrap();
+    assert_eq!(candidates.len(), 3);
+    assert!(candidates.iter().all(|c| c.signature == vec![1, 2, 3]));
+}
+
+pub async fn search_is_accent_and_case_insensitive_with_prefix_and_stemming(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "search", "CA").await;
+    let mut fr = record("q1", "Montréal: le métro prolongé", 1, &[city(6077243)]);
+    fr.lang = "fr".into();
+    let mut en = record("q2", "Council votes on the housing budget", 2, &[city(4140963)]);
+    en.category_id = "politics".into();
+    let mut old = record("q3", "Budget hearings begin", -100, &[]);
+    old.body_text = "The council held hearings about the budget".into();
+    store
+        .upsert_items(feed, media, &[fr, en, old], &[ClusterChoice::New; 3], T0)
+        .await
+        .unwrap();
+    let q = |terms: &[&str]| SearchQuery {
+        terms: terms.iter().map(|t| t.to_string()).collect(),
+        ..SearchQuery::default()
+    };
+    let titles = |rows: Vec<crate::content::NewsRow>| rows.into_iter().map(|r| r.title).collect::<Vec<_>>();
+    assert_eq!(
+        titles(store.search_news(&q(&["montreal"]), 0, 10).await.unwrap()),
+        ["Montréal: le métro prolongé"]
+    );
+    assert_eq!(titles(store.search_news(&q(&["metro"]), 0, 10).await.unwrap()).len(), 1);
+    assert_eq!(
+        store.search_news(&q(&["hous"]), 0, 10).await.unwrap().len(),
+        1,
+        "last term is a prefix"
+    );
+    assert_eq!(
+        store.search_news(&q(&["vote"]), 0, 10).await.unwrap().len(),
+        1,
+        "stemmed: vote finds votes"
+    );
+    assert_eq!(store.search_news(&q(&["budget"]), 0, 10).await.unwrap().len(), 2);
+    assert_eq!(
+        store
+            .search_news(&q(&["council", "budget"]), 0, 10)
+            .await
+            .unwrap()
+            .len(),
+        2,
+        "body text counts"
+    );
+    assert!(store.search_news(&q(&["zzzz"]), 0, 10).await.unwrap().is_empty());
+    assert!(store.search_news(&q(&[]), 0, 10).await.unwrap().is_empty());
+    let mut politics = q(&["budget"]);
+    politics.category = Some("politics".into());
+    assert_eq!(store.search_news(&politics, 0, 10).await.unwrap().len(), 1);
+    let mut recent = q(&["budget"]);
+    recent.since_ms = Some(T0);
+    assert_eq!(
+        titles(store.search_news(&recent, 0, 10).await.unwrap()),
+        ["Council votes on the housing budget"]
+    );
+    let mut placed = q(&["budget"]);
+    placed.place = Some(city(4140963));
+    assert_eq!(store.search_news(&placed, 0, 10).await.unwrap().len(), 1);
+    // Quotes and FTS/tsquery operators in terms are only text.
+    assert!(store.search_news(&q(&["\"a\" OR b* & !c"]), 0, 10).await.is_ok());
+}
+
+pub async fn publisher_search_and_detail(store: &dyn Store) {
+    store
+        .import_publishers(
+            &[
+                publisher(
+                    "journal-de-quebec",
+                    "Le Journal de Québec",
+                    "CA",
+                    "QC",
+                    "Québec",
+                    &["https://jq.example/f"],
+                ),
+                publisher(
+                    "quincy-herald",
+                    "Quincy Herald",
+                    "US",
+                    "MA",
+                    "Quincy",
+                    &["https://qh.example/f"],
+                ),
+            ],
+            T0,
+        )
+        .await
+        .unwrap();
+    let found = store.search_media("quebec", 0, 10).await.unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].name, "Le Journal de Québec");
+    assert_eq!((found[0].country.as_str(), found[0].admin_code.as_str()), ("CA", "QC"));
+    let detail = store.media(found[0].media_id).await.unwrap().unwrap();
+    assert_eq!(detail.about, "A test publisher");
+    assert_eq!(detail.item_count, 0);
+    assert!(store.media(9_999_999).await.unwrap().is_none());
+    assert_eq!(store.search_media("q", 0, 10).await.unwrap().len(), 2);
+    assert_eq!(store.search_media("q", 1, 10).await.unwrap().len(), 1);
+}
+
+pub async fn due_feeds_are_leased_once_and_released_by_a_fetch(store: &dyn Store) {
+    store
+        .import_publishers(
+            &[publisher(
+                "lease",
+                "Lease",
+                "US",
+                "DC",
+                "Washington",
+                &["https://l.example/1", "https://l.example/2"],
+            )],
+            T0,
+        )
+        .await
+        .unwrap();
+    let first = store.claim_due_feeds(T0, T0 + 60_000, 10).await.unwrap();
+    assert_eq!(first.len(), 2);
+    assert_eq!(first[0].media.name, "Lease");
+    assert!(
+        store.claim_due_feeds(T0 + 1, T0 + 60_000, 10).await.unwrap().is_empty(),
+        "leased feeds are not handed out twice"
+    );
+    let record = FetchRecord {
+        fetched_at_ms: T0 + 5,
+        status: Some(200),
+        etag: Some("\"v1\"".into()),
+        last_modified: None,
+        items: 3,
+        error: String::new(),
+        next_due_ms: T0 + 1_800_000,
+        consecutive_errors: 0,
+        interval_secs: 1800,
+    };
+    store.record_fetch(first[0].feed_id, &record).await.unwrap();
+    // An expired lease is claimable again; a fetched feed waits for its next due time.
+    let later = store.claim_due_feeds(T0 + 120_000, T0 + 180_000, 10).await.unwrap();
+    assert_eq!(
+        later.iter().map(|f| f.feed_id).collect::<Vec<_>>(),
+        vec![first[1].feed_id]
+    );
+    // At its next due time it comes back (with the other, whose lease ran out unrecorded).
+    let due = store.claim_due_feeds(T0 + 1_800_000, T0 + 1_900_000, 10).await.unwrap();
+    assert_eq!(due.len(), 2);
+    assert_eq!(
+        due[0].etag.as_deref(),
+        Some("\"v1\""),
+        "the validator is kept for a conditional GET"
+    );
+    let status = store
+        .feeds()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|f| f.feed_id == first[0].feed_id)
+        .unwrap();
+    assert_eq!(
+        (status.last_status, status.last_items, status.last_fetch_ms),
+        (Some(200), 3, Some(T0 + 5))
+    );
+}
+
+pub async fn removing_a_feed_removes_its_items_and_an_orphan_publisher(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "gone", "US").await;
+    let (other, other_feed) = one_feed(store, "stays", "US").await;
+    let id = store
+        .upsert_items(
+            feed,
+            media,
+            &[record("r1", "Goes away", 0, &[city(7)])],
+            &[ClusterChoice::New],
+            T0,
+        )
+        .await
+        .unwrap()[0]
+        .news_id();
+    store
+        .upsert_items(
+            other_feed,
+            other,
+            &[record("r2", "Stays", 0, &[])],
+            &[ClusterChoice::Join(id)],
+            T0,
+        )
+        .await
+        .unwrap();
+    assert!(store.remove_feed("https://gone.example/feed.xml").await.unwrap());
+    assert!(!store.remove_feed("https://gone.example/feed.xml").await.unwrap());
+    assert!(store.news(id).await.unwrap().is_none());
+    assert!(store.media(media).await.unwrap().is_none());
+    assert!(
+        store
+            .search_news(
+                &SearchQuery {
+                    terms: vec!["goes".into()],
+                    ..SearchQuery::default()
+                },
+                0,
+                10
+            )
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let left = store.cluster_items(id, 10).await.unwrap();
+    assert_eq!(left.len(), 1);
+    assert_eq!(
+        (left[0].cluster.size, left[0].cluster.media_count),
+        (1, 1),
+        "the cluster is recounted"
+    );
+    assert!(
+        store.remove_feed(&other_feed.to_string()).await.unwrap(),
+        "a feed can be removed by id"
+    );
+}
+
+pub async fn known_hashes_report_stored_versions(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "hashes", "US").await;
+    store
+        .upsert_items(feed, media, &[record("k1", "One", 0, &[])], &[ClusterChoice::New], T0)
+        .await
+        .unwrap();
+    let known = store.known_hashes(media, &["k1".into(), "k2".into()]).await.unwrap();
+    assert_eq!(known, vec![("k1".to_string(), "h-k1-One".to_string())]);
+}
+
+pub async fn specials_round_trip(store: &dyn Store) {
+    let s = Special {
+        slug: "election-2026".into(),
+        title: "Election 2026".into(),
+        description: "Races near you".into(),
+        query: "election".into(),
+        news_ids: vec![3, 1],
+    };
+    store.put_special(&s, T0).await.unwrap();
+    assert_eq!(store.special("election-2026").await.unwrap(), Some(s.clone()));
+    let mut changed = s.clone();
+    changed.title = "Election night".into();
+    store.put_special(&changed, T0).await.unwrap();
+    assert_eq!(store.specials().await.unwrap(), vec![changed]);
+    assert!(store.remove_special("election-2026").await.unwrap());
+    assert!(store.special("election-2026").await.unwrap().is_none());
+}
