@@ -15,6 +15,7 @@ describe('D20 first-load payload', () => {
       params: {},
       error: { status: 404, message: 'Page introuvable : /x', code: undefined },
       data: null,
+      calls: [],
     });
     document.body.innerHTML = '';
   });
@@ -33,6 +34,29 @@ describe('D20 first-load payload', () => {
       params: { id: '7' },
       error: null,
     });
+  });
+
+  it('D101 reads the first calls: query + data, then extra', () => {
+    const payload = parsePayload(
+      JSON.stringify({
+        route: 'home',
+        query: { path: '/api/news/feed', params: { channel: 'local', city_id: 4140963, lang: '' } },
+        data: { list: [], next_page_token: '' },
+        extra: [
+          { query: { path: '/api/news/categories', params: { lang: 'en' } }, data: { list: [] } },
+          { query: { params: {} }, data: {} },
+        ],
+      }),
+    );
+    expect(payload?.calls).toEqual([
+      {
+        path: '/api/news/feed',
+        params: { channel: 'local', city_id: '4140963' },
+        data: { list: [], next_page_token: '' },
+      },
+      { path: '/api/news/categories', params: { lang: 'en' }, data: { list: [] } },
+    ]);
+    expect(parsePayload('{"data":{"x":1}}')?.calls).toEqual([]);
   });
 
   it('D7 the build id comes from the payload, else from <meta name="lw-build">', () => {

@@ -10,6 +10,16 @@ export interface PayloadError {
   code?: number;
 }
 
+/** One API call the server answered for the first screen (docs/api-reading.md). */
+export interface PayloadCall {
+  /** The API path, e.g. `/api/news/feed`. */
+  path: string;
+  /** The query parameters the server used, as strings. */
+  params: Record<string, string>;
+  /** The call's `data`, exactly as the API would answer it. */
+  data: unknown;
+}
+
 export interface Payload {
   route: string | null;
   status: number;
@@ -20,6 +30,35 @@ export interface Payload {
   params: Record<string, string>;
   error: PayloadError | null;
   data: unknown;
+  /** `query` + `data`, then each of `extra`: the first screen's calls and their data. */
+  calls: PayloadCall[];
+}
+
+function readQuery(raw: unknown, data: unknown): PayloadCall | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const q = raw as Record<string, unknown>;
+  if (typeof q.path !== 'string' || !q.path) return null;
+  const params: Record<string, string> = {};
+  if (q.params && typeof q.params === 'object') {
+    for (const [key, value] of Object.entries(q.params as Record<string, unknown>)) {
+      if (value !== null && value !== undefined && value !== '') params[key] = String(value);
+    }
+  }
+  return { path: q.path, params, data: data ?? null };
+}
+
+function readCalls(raw: Record<string, unknown>): PayloadCall[] {
+  const calls: PayloadCall[] = [];
+  const main = readQuery(raw.query, raw.data);
+  if (main) calls.push(main);
+  if (Array.isArray(raw.extra)) {
+    for (const entry of raw.extra) {
+      const e = entry && typeof entry === 'object' ? (entry as Record<string, unknown>) : {};
+      const call = readQuery(e.query, e.data);
+      if (call) calls.push(call);
+    }
+  }
+  return calls;
 }
 
 export function parsePayload(text: string | null | undefined): Payload | null {
@@ -50,6 +89,7 @@ export function parsePayload(text: string | null | undefined): Payload | null {
           }
         : null,
     data: raw.data ?? null,
+    calls: readCalls(raw),
   };
 }
 

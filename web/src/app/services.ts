@@ -49,6 +49,8 @@ export interface Services {
   queryClient: QueryClient;
   session: Session;
   payload: Payload | null;
+  /** When this page loaded (ms): the payload's data is as old as that. */
+  loadedAt: number;
   buildWatch: BuildWatch | null;
   browserLanguages: readonly string[];
   hardNavigate: (href: string) => void;
@@ -122,6 +124,7 @@ export function createServices(options: ServicesOptions): Services {
     queryClient,
     session,
     payload: options.payload,
+    loadedAt: Date.now(),
     buildWatch,
     browserLanguages: options.browserLanguages ?? [],
     hardNavigate,

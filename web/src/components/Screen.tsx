@@ -20,12 +20,23 @@ export function usePageHead(title: string, description?: string) {
   }, [title, description, appName]);
 }
 
-/** The frame of every screen: title and description from the route table, then sections. */
-export function Screen({ children }: { children?: ReactNode }) {
+/**
+ * The frame of every screen: title and description from the route table (or the ones
+ * given, e.g. a category's name), then sections.
+ */
+export function Screen({
+  children,
+  title: ownTitle,
+  description: ownDescription,
+}: {
+  children?: ReactNode;
+  title?: string;
+  description?: string;
+}) {
   const { t } = useTranslation();
   const { def } = useRouteHandle();
-  const title = def ? t(def.title) : t('App_Name');
-  const description = def ? t(def.description) : undefined;
+  const title = ownTitle || (def ? t(def.title) : t('App_Name'));
+  const description = ownDescription ?? (def ? t(def.description) : undefined);
   usePageHead(title, description);
   return (
     <article className="screen">

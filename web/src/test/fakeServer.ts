@@ -3,6 +3,8 @@ import { vi } from 'vitest';
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The query string's parameters (last value wins). */
+  query: Record<string, string>;
   headers: Record<string, string>;
   body: unknown;
 }
@@ -19,6 +21,7 @@ export function fakeServer(routes: Record<string, Handler>) {
     const request: RecordedRequest = {
       method: init?.method ?? 'GET',
       path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
       headers: { ...(init?.headers as Record<string, string> | undefined) },
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
     };

@@ -1,6 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { cityShow } from '../../features/user';
+import { Suspense } from 'react';
+import {
+  cityShow,
+  CityPickerDialog,
+  closeCityPicker,
+  openCityPicker,
+  useCityPickerOpen,
+} from '../../features/user';
 import { localizePath } from '../../lib/locale';
 import { useRouteHandle, useServices, useUser } from '../context';
 import { LocaleSwitcher } from './LocaleSwitcher';
@@ -18,6 +25,7 @@ export function Header() {
   const { t } = useTranslation();
   const { locale } = useRouteHandle();
   const city = useCityLabel();
+  const pickerOpen = useCityPickerOpen();
   return (
     <header className="site-header">
       <Link className="brand" to={localizePath(locale, '/')}>
@@ -25,15 +33,28 @@ export function Header() {
         <span className="brand__name">{t('App_Name')}</span>
       </Link>
       <p className="site-header__city">
-        <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-          <path
-            fill="currentColor"
-            d="M12 2a7 7 0 0 0-7 7c0 5.3 7 13 7 13s7-7.7 7-13a7 7 0 0 0-7-7Zm0 9.5A2.5 2.5 0 1 1 12 6.5a2.5 2.5 0 0 1 0 5Z"
-          />
-        </svg>
-        <span className="visually-hidden">{t('Web_YourCity')}: </span>
-        <span>{city ?? t('Web_CityUnknown')}</span>
+        <button
+          type="button"
+          className="site-header__city-button"
+          aria-haspopup="dialog"
+          onClick={openCityPicker}
+        >
+          <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+            <path
+              fill="currentColor"
+              d="M12 2a7 7 0 0 0-7 7c0 5.3 7 13 7 13s7-7.7 7-13a7 7 0 0 0-7-7Zm0 9.5A2.5 2.5 0 1 1 12 6.5a2.5 2.5 0 0 1 0 5Z"
+            />
+          </svg>
+          <span className="visually-hidden">{t('Web_YourCity')}: </span>
+          <span>{city ?? t('Web_CityUnknown')}</span>
+          <span className="visually-hidden"> ({t('City_Change')})</span>
+        </button>
       </p>
+      {pickerOpen && (
+        <Suspense fallback={null}>
+          <CityPickerDialog onClose={closeCityPicker} />
+        </Suspense>
+      )}
       <LocaleSwitcher />
     </header>
   );

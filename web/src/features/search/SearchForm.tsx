@@ -1,18 +1,37 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 
-/** The search box; it keeps the query in the URL (`?q=`) of the given results page. */
-export function SearchForm({ action, initial }: { action: string; initial: string }) {
+/**
+ * The search box; it keeps the query in the URL (`?q=`) of the given results page, with
+ * the filters named in `keep` (place, category, time) carried over.
+ */
+export function SearchForm({
+  action,
+  initial,
+  keep = [],
+}: {
+  action: string;
+  initial: string;
+  keep?: readonly string[];
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const [current] = useSearchParams();
   const id = useId();
   const [query, setQuery] = useState(initial);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const q = query.trim();
-    navigate(q ? `${action}?q=${encodeURIComponent(q)}` : action);
+    const next = new URLSearchParams();
+    if (q) next.set('q', q);
+    for (const key of keep) {
+      const value = current.get(key);
+      if (value) next.set(key, value);
+    }
+    const search = next.toString();
+    navigate(search ? `${action}?${search}` : action);
   }
 
   return (

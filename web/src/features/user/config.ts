@@ -25,6 +25,8 @@ export interface AppConfig {
   };
   default_cities: Record<string, CityInfo>;
   route_rules: RouteRule[];
+  /** §9.11 lazy-image attempts (the app setting; D104). Absent: the default, 3. */
+  image_attempts?: number;
 }
 
 export const appConfigKey = ['app-config'] as const;

@@ -1,5 +1,21 @@
+import { lazy } from 'react';
+
 export * from './model';
 export * from './config';
 export { createSession, newDeviceId, type Session, type SessionDeps } from './session';
 export const userQueryKey = ['user'] as const;
 export { SignInDialog } from './components/SignInDialog';
+export {
+  normalizeGeoCity,
+  toCityInfo,
+  productCodeFor,
+  searchCities,
+  defaultCities,
+  nearestCity,
+  cityDetail,
+  currentPosition,
+  type GeoCity,
+} from './geo';
+export { openCityPicker, closeCityPicker, useCityPickerOpen } from './pickerState';
+/** The city picker dialog, loaded on first use (D24: nothing extra on the first load). */
+export const CityPickerDialog = lazy(() => import('./components/CityPicker'));

@@ -1,12 +1,26 @@
 import { useTranslation } from 'react-i18next';
-import { StoryListScreen } from '../../components/Screen';
+import { Navigate, useLocation } from 'react-router';
+import { useRouteHandle } from '../../app/context';
+import { Screen } from '../../components/Screen';
+import { NewsCard, useFeed } from '../../features/news';
+import { deepLinkTarget } from '../../lib/deepLink';
 
-/** SPEC §2.19 demo page. */
+/**
+ * SPEC §2.19 demo story page: opens the linked story; without one, presents the newest
+ * story as an example of a story card.
+ */
 export default function DemosArticle() {
   const { t } = useTranslation();
+  const { locale } = useRouteHandle();
+  const { search } = useLocation();
+  const target = deepLinkTarget(search, locale, window.location.origin);
+  const feed = useFeed({ channel: 'latest', size: 1, enabled: !target });
+  if (target) return <Navigate to={target} replace />;
+  const item = feed.data?.pages[0]?.list[0];
   return (
-    <StoryListScreen>
+    <Screen>
       <p>{t('Demo_Text')}</p>
-    </StoryListScreen>
+      {item && <NewsCard item={item} variant="lead" headingLevel={2} />}
+    </Screen>
   );
 }

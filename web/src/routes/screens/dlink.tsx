@@ -1,14 +1,18 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, Navigate, useLocation } from 'react-router';
 import { useRouteHandle } from '../../app/context';
 import { usePageHead } from '../../components/Screen';
+import { deepLinkTarget } from '../../lib/deepLink';
 import { localizePath } from '../../lib/locale';
 
-/** SPEC §2.19 link page, in the page layout (no main navigation). */
+/** SPEC §2.19 link page, in the page layout: opens the linked item, else offers the app. */
 export default function Dlink() {
   const { t } = useTranslation();
   const { locale } = useRouteHandle();
+  const { search } = useLocation();
   usePageHead(t('Title_dlink'), t('Desc_dlink'));
+  const target = deepLinkTarget(search, locale, window.location.origin);
+  if (target) return <Navigate to={target} replace />;
   return (
     <section className="dlink" aria-labelledby="dlink-title">
       <h1 id="dlink-title">{t('Dlink_Heading')}</h1>

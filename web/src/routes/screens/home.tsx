@@ -1,14 +1,31 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useUser } from '../../app/context';
-import { EmptyState, Screen, Section } from '../../components/Screen';
-import { SignInDialog } from '../../features/user';
+import { useRouteHandle } from '../../app/context';
+import { Screen } from '../../components/Screen';
+import {
+  CategoryTabs,
+  FeedSection,
+  NewsFeed,
+  NoStories,
+  ScopeNote,
+  useFeed,
+  useReader,
+} from '../../features/news';
+import { openCityPicker, SignInDialog } from '../../features/user';
+import { localizePath } from '../../lib/locale';
 
-/** SPEC §2.1 home: top, local and latest stories; `?login=1` opens sign-in (D8). */
+/** Stories shown in each of the home's local and top sections. */
+export const HOME_SECTION_SIZE = 7;
+
+/**
+ * SPEC §2.1 home: the reader's city, local stories first, then top and latest (which
+ * pages on), category tabs; slots for weather and trends; `?login=1` opens sign-in (D8).
+ */
 export default function Home() {
   const { t } = useTranslation();
-  const user = useUser();
+  const { locale } = useRouteHandle();
+  const reader = useReader();
   const [params, setParams] = useSearchParams();
   const closeLogin = useCallback(() => {
     setParams(
@@ -21,20 +38,47 @@ export default function Home() {
       { replace: true },
     );
   }, [setParams]);
-  const hint = t('Empty_StoriesHint');
+
+  const local = useFeed({
+    channel: 'local',
+    city_id: reader.cityId || undefined,
+    size: HOME_SECTION_SIZE,
+    keepPrevious: true,
+  });
+  const top = useFeed({ channel: 'top', size: HOME_SECTION_SIZE });
+  const latest = useFeed({ channel: 'latest' });
+  const city = reader.label || local.data?.pages[0]?.context.city?.city_show || '';
+
   return (
     <Screen>
-      <Section title={t('Section_TopStories')}>
-        <EmptyState title={t('Empty_Stories')} hint={hint} />
-      </Section>
-      <Section
-        title={user?.city ? t('Section_Local', { city: user.city }) : t('Section_LocalNoCity')}
-      >
-        <EmptyState title={t('Empty_Stories')} hint={hint} />
-      </Section>
-      <Section title={t('Section_Latest')}>
-        <EmptyState title={t('Empty_Stories')} hint={hint} />
-      </Section>
+      <div className="home">
+        <div className="home__city">
+          <p>{city ? t('Home_YourCity', { city }) : t('Home_NoCity')}</p>
+          <button type="button" className="button" aria-haspopup="dialog" onClick={openCityPicker}>
+            {t('City_Change')}
+          </button>
+        </div>
+        <CategoryTabs />
+        {/* Filled by the weather and trends features. */}
+        <div className="home__slot" data-slot="weather" />
+        <FeedSection
+          title={city ? t('Section_Local', { city }) : t('Section_LocalNoCity')}
+          more={{ to: localizePath(locale, '/local'), label: t('Home_MoreLocal') }}
+        >
+          <ScopeNote context={local.data?.pages[0]?.context} fallbackCity={city} />
+          <NewsFeed query={local} limit={HOME_SECTION_SIZE} leadFirst empty={<NoStories />} />
+        </FeedSection>
+        <FeedSection
+          title={t('Section_TopStories')}
+          more={{ to: localizePath(locale, '/top-news'), label: t('Home_MoreTop') }}
+        >
+          <NewsFeed query={top} limit={HOME_SECTION_SIZE} empty={<NoStories />} />
+        </FeedSection>
+        <div className="home__slot" data-slot="trends" />
+        <FeedSection title={t('Section_Latest')}>
+          <NewsFeed query={latest} empty={<NoStories />} />
+        </FeedSection>
+      </div>
       {params.get('login') === '1' && (
         <SignInDialog redirect={params.get('redirect')} onClose={closeLogin} />
       )}

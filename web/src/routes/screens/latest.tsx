@@ -1,6 +1,13 @@
-import { StoryListScreen } from '../../components/Screen';
+import { Screen } from '../../components/Screen';
+import { CategoryTabs, NewsFeed, NoStories, useFeed } from '../../features/news';
 
-/** SPEC §2.4 latest news. Its stories arrive with the news feature (a later issue). */
+/** SPEC §2.4 latest news, newest first, paging on. */
 export default function Latest() {
-  return <StoryListScreen />;
+  const feed = useFeed({ channel: 'latest' });
+  return (
+    <Screen>
+      <CategoryTabs />
+      <NewsFeed query={feed} leadFirst empty={<NoStories />} />
+    </Screen>
+  );
 }

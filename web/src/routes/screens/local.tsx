@@ -1,14 +1,37 @@
 import { useTranslation } from 'react-i18next';
-import { useUser } from '../../app/context';
-import { StoryListScreen } from '../../components/Screen';
+import { Screen } from '../../components/Screen';
+import {
+  FeedSection,
+  NewsFeed,
+  NoStories,
+  ScopeNote,
+  useFeed,
+  useReader,
+} from '../../features/news';
+import { openCityPicker } from '../../features/user';
 
-/** SPEC §2.3 local news for the user's city. */
+/** SPEC §2.3 local news for the reader's city, widened (and saying so) when it is quiet. */
 export default function Local() {
   const { t } = useTranslation();
-  const user = useUser();
+  const reader = useReader();
+  const feed = useFeed({
+    channel: 'local',
+    city_id: reader.cityId || undefined,
+    keepPrevious: true,
+  });
+  const context = feed.data?.pages[0]?.context;
+  const city = reader.label || context?.city?.city_show || '';
   return (
-    <StoryListScreen
-      sectionTitle={user?.city ? t('Section_Local', { city: user.city }) : t('Section_LocalNoCity')}
-    />
+    <Screen>
+      <p>
+        <button type="button" className="button" aria-haspopup="dialog" onClick={openCityPicker}>
+          {t('City_Change')}
+        </button>
+      </p>
+      <FeedSection title={city ? t('Section_Local', { city }) : t('Section_LocalNoCity')}>
+        <ScopeNote context={context} fallbackCity={city} />
+        <NewsFeed query={feed} leadFirst empty={<NoStories />} />
+      </FeedSection>
+    </Screen>
   );
 }

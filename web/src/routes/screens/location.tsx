@@ -1,6 +1,26 @@
-import { StoryListScreen } from '../../components/Screen';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { Screen } from '../../components/Screen';
+import { isNotFound, MissingState, NewsFeed, NoStories, useFeed } from '../../features/news';
 
-/** SPEC §2.15 location. Its stories arrive with the news feature (a later issue). */
+/**
+ * SPEC §2.15 location: a city (`/location/4975802`) or a state or province
+ * (`/location/US-ME`) with its news, in every language (D102).
+ */
 export default function Location() {
-  return <StoryListScreen />;
+  const { t } = useTranslation();
+  const { location = '' } = useParams();
+  const feed = useFeed({ channel: 'location', location, scoped: false });
+  const area = feed.data?.pages[0]?.context.area;
+  if (isNotFound(feed.error) && !feed.data) {
+    return <MissingState title={t('Missing_Place')} hint={t('Missing_PlaceHint')} />;
+  }
+  return (
+    <Screen
+      title={area?.name}
+      description={area ? t('Location_Lede', { place: area.name }) : undefined}
+    >
+      <NewsFeed query={feed} leadFirst empty={<NoStories />} />
+    </Screen>
+  );
 }

@@ -1,6 +1,20 @@
-import { StoryListScreen } from '../../components/Screen';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { Screen } from '../../components/Screen';
+import { isNotFound, MissingState, NewsFeed, NoStories, useFeed } from '../../features/news';
 
-/** SPEC §2.13 special collection. Its stories arrive with the news feature (a later issue). */
+/** SPEC §2.13 special collection: the operator's title, description and stories. */
 export default function Special() {
-  return <StoryListScreen />;
+  const { t } = useTranslation();
+  const { special = '' } = useParams();
+  const feed = useFeed({ channel: 'special', special, scoped: false });
+  const info = feed.data?.pages[0]?.context.special;
+  if (isNotFound(feed.error) && !feed.data) {
+    return <MissingState title={t('Missing_Special')} hint={t('Missing_SpecialHint')} />;
+  }
+  return (
+    <Screen title={info?.title} description={info?.description || undefined}>
+      <NewsFeed query={feed} leadFirst empty={<NoStories />} />
+    </Screen>
+  );
 }

@@ -1,6 +1,13 @@
-import { StoryListScreen } from '../../components/Screen';
+import { Screen } from '../../components/Screen';
+import { CategoryTabs, NewsFeed, NoStories, useFeed } from '../../features/news';
 
-/** SPEC §2.5 top news. Its stories arrive with the news feature (a later issue). */
+/** SPEC §2.5 top news, ranked by the server (cluster size, publisher diversity, recency). */
 export default function TopNews() {
-  return <StoryListScreen />;
+  const feed = useFeed({ channel: 'top' });
+  return (
+    <Screen>
+      <CategoryTabs />
+      <NewsFeed query={feed} leadFirst empty={<NoStories />} />
+    </Screen>
+  );
 }

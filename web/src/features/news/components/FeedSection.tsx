@@ -1,0 +1,83 @@
+import { useId, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useRouteHandle } from '../../../app/context';
+import { localizePath } from '../../../lib/locale';
+import type { FeedContext } from '../api';
+
+/** A titled section with an optional "see all" link beside the title. */
+export function FeedSection({
+  title,
+  more,
+  children,
+}: {
+  title: string;
+  more?: { to: string; label: string };
+  children?: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <section className="section" aria-labelledby={id}>
+      <div className="section-head">
+        <h2 id={id} className="section__title">
+          {title}
+        </h2>
+        {more && (
+          <Link className="section-head__more" to={more.to}>
+            {more.label}
+          </Link>
+        )}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** Says when a quiet city's feed was widened (docs/api-reading.md, local context.scope). */
+export function ScopeNote({
+  context,
+  fallbackCity,
+}: {
+  context?: FeedContext;
+  fallbackCity: string;
+}) {
+  const { t } = useTranslation();
+  const scope = context?.scope;
+  if (!scope || scope === 'city') return null;
+  const city = context.city?.city_show || context.city?.name || fallbackCity;
+  const area = context.area_name || city;
+  const text =
+    scope === 'nearby'
+      ? t('Local_ScopeNearby', { city })
+      : scope === 'state'
+        ? t('Local_ScopeState', { city, area })
+        : t('Local_ScopeCountry', { city, area });
+  return (
+    <p className="scope-note" role="note">
+      {text}
+    </p>
+  );
+}
+
+/** A real "not found" state: what is missing and where to go instead. */
+export function MissingState({ title, hint }: { title: string; hint: string }) {
+  const { t } = useTranslation();
+  const { locale } = useRouteHandle();
+  return (
+    <div className="missing" role="region" aria-labelledby="missing-title">
+      <p className="error-screen__status">404</p>
+      <h1 id="missing-title" className="screen__title">
+        {title}
+      </h1>
+      <p className="screen__lede">{hint}</p>
+      <p className="missing__links">
+        <Link className="button button--primary" to={localizePath(locale, '/')}>
+          {t('Missing_Home')}
+        </Link>
+        <Link className="button" to={localizePath(locale, '/latest')}>
+          {t('Missing_Latest')}
+        </Link>
+      </p>
+    </div>
+  );
+}

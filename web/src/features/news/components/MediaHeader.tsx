@@ -1,0 +1,56 @@
+import { useTranslation } from 'react-i18next';
+import type { MediaSource } from '../model';
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host.replace(/^www\./, '');
+  } catch {
+    return url;
+  }
+}
+
+/** The publisher (§3 media source): icon, name, about, area, contact and home link. */
+export function MediaHeader({ media }: { media: MediaSource }) {
+  const { t } = useTranslation();
+  const area = [media.area3, media.area2, media.area1 ? t(`Country_${media.area1}`) : '']
+    .filter(Boolean)
+    .join(', ');
+  const contact = media.contact.trim();
+  const contactHref = /^[^\s@]+@[^\s@]+$/.test(contact)
+    ? `mailto:${contact}`
+    : /^https?:\/\//.test(contact)
+      ? contact
+      : '';
+  return (
+    <header className="media-header">
+      {media.icon_url ? (
+        <img className="media-header__icon" src={media.icon_url} alt="" width={64} height={64} />
+      ) : (
+        <span className="media-header__icon media-header__icon--initial" aria-hidden="true">
+          {media.name.slice(0, 1).toUpperCase()}
+        </span>
+      )}
+      <div className="media-header__text">
+        <h1 className="screen__title">{media.name}</h1>
+        {area && <p className="media-header__area">{area}</p>}
+        {media.about && <p className="media-header__about">{media.about}</p>}
+        <ul className="media-header__links">
+          {media.home_url && (
+            <li>
+              <a href={media.home_url} rel="noopener">
+                {t('Media_Website', { host: hostOf(media.home_url) })}
+              </a>
+            </li>
+          )}
+          {contact && (
+            <li>
+              {t('Media_Contact')}:{' '}
+              {contactHref ? <a href={contactHref}>{contact}</a> : <span>{contact}</span>}
+            </li>
+          )}
+          {media.item_count > 0 && <li>{t('Media_Stories', { count: media.item_count })}</li>}
+        </ul>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,129 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useRouteHandle } from '../../../app/context';
+import { localizePath } from '../../../lib/locale';
+import { fullDate, relativeTime } from '../format';
+import { hasImage, isAudio, isVideo, thumbnailOf, type NewsItem } from '../model';
+import { Highlight } from './Highlight';
+import { NewsImage } from './NewsImage';
+
+export type CardVariant = 'lead' | 'row' | 'compact';
+
+export const articlePath = (id: number) => `/article/${id}`;
+export const mediaPath = (id: number) => `/media/${id}`;
+
+/** The publisher's icon (or its initial) and name. */
+export function PublisherBadge({ name, icon }: { name: string; icon: string }) {
+  return (
+    <>
+      {icon ? (
+        <img className="publisher-icon" src={icon} alt="" width={18} height={18} loading="lazy" />
+      ) : (
+        <span className="publisher-icon publisher-icon--initial" aria-hidden="true">
+          {name.slice(0, 1).toUpperCase()}
+        </span>
+      )}
+      <span>{name}</span>
+    </>
+  );
+}
+
+/** A publish time as words ("5 minutes ago") with the full date for machines and hovers. */
+export function TimeAgo({ ms }: { ms: number }) {
+  const { locale } = useRouteHandle();
+  if (!ms) return null;
+  return (
+    <time dateTime={new Date(ms).toISOString()} title={fullDate(ms, locale)}>
+      {relativeTime(ms, locale)}
+    </time>
+  );
+}
+
+/** "Video" / "Audio" (§3 derived values) and "N sources" for a story cluster. */
+export function NewsBadges({ item }: { item: NewsItem }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {isVideo(item) && (
+        <span className="badge badge--media">
+          <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true">
+            <path fill="currentColor" d="M8 5v14l11-7z" />
+          </svg>
+          {t('News_Video')}
+        </span>
+      )}
+      {isAudio(item) && (
+        <span className="badge badge--media">
+          <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true">
+            <path
+              fill="currentColor"
+              d="M12 3a4 4 0 0 0-4 4v5a4 4 0 0 0 8 0V7a4 4 0 0 0-4-4Zm7 9a7 7 0 0 1-6 6.9V21h-2v-2.1A7 7 0 0 1 5 12h2a5 5 0 0 0 10 0h2Z"
+            />
+          </svg>
+          {t('News_Audio')}
+        </span>
+      )}
+      {item.cluster_size > 1 && (
+        <span className="badge">{t('News_Sources', { count: item.cluster_size })}</span>
+      )}
+    </>
+  );
+}
+
+/** A story in a list: the whole card opens the article; the publisher has its own link. */
+export function NewsCard({
+  item,
+  variant = 'row',
+  terms,
+  headingLevel = 3,
+}: {
+  item: NewsItem;
+  variant?: CardVariant;
+  terms?: readonly string[];
+  headingLevel?: 2 | 3;
+}) {
+  const { t } = useTranslation();
+  const { locale } = useRouteHandle();
+  const titleId = useId();
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const summary = item.summary || item.description;
+  const showImage = variant !== 'compact' && hasImage(item);
+  return (
+    <article
+      className={`news-card news-card--${variant}${showImage ? '' : ' news-card--no-image'}`}
+      aria-labelledby={titleId}
+    >
+      <div className="news-card__body">
+        <p className="news-card__kicker">
+          {item.category_id && (
+            <span className="news-card__category">{t(`Category_${item.category_id}`)}</span>
+          )}
+          <NewsBadges item={item} />
+        </p>
+        <Heading className="news-card__title" id={titleId}>
+          <Link className="news-card__link" to={localizePath(locale, articlePath(item.news_id))}>
+            <Highlight text={item.title} terms={terms} />
+          </Link>
+        </Heading>
+        {variant !== 'compact' && summary && (
+          <p className="news-card__summary">
+            <Highlight text={summary} terms={terms} />
+          </p>
+        )}
+        <p className="news-card__meta">
+          {item.media_id > 0 && (
+            <Link
+              className="news-card__publisher"
+              to={localizePath(locale, mediaPath(item.media_id))}
+            >
+              <PublisherBadge name={item.media_name} icon={item.media_icon} />
+            </Link>
+          )}
+          <TimeAgo ms={item.publish_time} />
+        </p>
+      </div>
+      {showImage && <NewsImage className="news-card__image" src={thumbnailOf(item)} alt="" />}
+    </article>
+  );
+}

@@ -1,0 +1,130 @@
+/** News fixtures in the read API's shapes (docs/api-reading.md). Invented content. */
+
+export function newsItem(id: number, overrides: Record<string, unknown> = {}) {
+  return {
+    news_id: id,
+    title: `Story ${id}`,
+    org_img_url: `https://img.example.org/${id}-org.jpg`,
+    img_url: `https://img.example.org/${id}.jpg`,
+    thumbnail_url: `https://img.example.org/${id}-thumb.jpg`,
+    video_url: '',
+    voice_url: '',
+    content: '',
+    content_type: 'html',
+    content_total_length: 1200,
+    description: '',
+    summary: `Summary of story ${id}.`,
+    copyrighted: 0,
+    type: 1,
+    publish_time: Date.now() - 5 * 60_000,
+    link_url: `https://ledger.example.org/story-${id}`,
+    author: '',
+    category_id: 'politics',
+    is_hot: 0,
+    hot_word_flag: 0,
+    tags: [],
+    area_list: [
+      {
+        id: 4140963,
+        name: 'Washington',
+        name_map: { en: 'Washington', es: 'Washington', fr: 'Washington' },
+        country: 'US',
+        admin_code: 'DC',
+      },
+    ],
+    read_count: 0,
+    like_count: 0,
+    share_count: 0,
+    comment_count: 0,
+    media_id: 7,
+    media_name: 'The Capitol Ledger',
+    media_icon: '',
+    media_home_url: 'https://ledger.example.org/',
+    media_follow: 0,
+    lang: 'en',
+    cluster_id: 0,
+    cluster_size: 1,
+    ...overrides,
+  };
+}
+
+export const ledger = {
+  media_id: 7,
+  name: 'The Capitol Ledger',
+  icon_url: '',
+  home_url: 'https://ledger.example.org/',
+  about: 'Independent news from the District since 1998.',
+  contact: 'news@ledger.example.org',
+  category_id: 'politics',
+  category_top_id: 'local',
+  area1: 'US',
+  area2: 'DC',
+  area3: 'Washington',
+  follow_status: 0,
+  city_id: 4140963,
+  lang: 'en',
+  item_count: 14,
+};
+
+export function feedPage(
+  list: unknown[],
+  next = '',
+  context: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return { list, next_page_token: next, context };
+}
+
+export const washington = {
+  id: 4140963,
+  name: 'Washington',
+  name_ascii: 'Washington',
+  lat: 38.895,
+  lon: -77.036,
+  admin_name: 'District of Columbia',
+  admin_code: 'DC',
+  admin_name_ascii: 'District of Columbia',
+  country: 'United States',
+  iso: 'US',
+  capital: true,
+  admin_capital: false,
+  timezone: 'America/New_York',
+  postal_code: '20003',
+  population: 689545,
+  following: false,
+  city_show: 'Washington, DC',
+};
+
+export const portland = {
+  ...washington,
+  id: 4975802,
+  name: 'Portland',
+  name_ascii: 'Portland',
+  lat: 43.66,
+  lon: -70.25,
+  admin_name: 'Maine',
+  admin_code: 'ME',
+  admin_name_ascii: 'Maine',
+  capital: false,
+  postal_code: '04101',
+  population: 66881,
+  city_show: 'Portland, ME',
+};
+
+export const montreal = {
+  ...washington,
+  id: 6077243,
+  name: 'Montréal',
+  name_ascii: 'Montreal',
+  lat: 45.509,
+  lon: -73.588,
+  admin_name: 'Québec',
+  admin_code: 'QC',
+  admin_name_ascii: 'Quebec',
+  country: 'Canada',
+  iso: 'CA',
+  capital: false,
+  timezone: 'America/Toronto',
+  postal_code: '',
+  population: 1600000,
+  city_show: 'Montréal, QC',
+};
