@@ -12,6 +12,7 @@ Metrics (see README.md):
   cluster purity, inverse purity and B-cubed precision/recall/F1.
 
 Usage: python3 data/eval/score.py PREDICTIONS.jsonl [--gold path] [--json] [--with-publisher-area]
+                                  [--half tune|held-out]
        python3 data/eval/score.py --self-test   (gold scored against itself: all 1.0)
 Exit status 0 always on a well-formed input (targets are reported, not enforced).
 """
@@ -37,6 +38,18 @@ def norm_city(s):
 
 def key(p):
     return (norm_city(p.get("city", "")), (p.get("admin_code") or "").upper(), (p.get("country") or "").upper())
+
+
+def fnv1a32(text):
+    h = 0x811C9DC5
+    for b in text.encode("utf-8"):
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def half(item):
+    """The README's split: 'tune' when FNV-1a 32 of gold_cluster is even, else 'held-out'."""
+    return "tune" if fnv1a32(item["gold_cluster"]) % 2 == 0 else "held-out"
 
 
 def load(path):
@@ -91,6 +104,12 @@ def main(argv):
     if "--gold" in argv:
         gold_path = argv[argv.index("--gold") + 1]
     gold = load(gold_path)
+    if "--half" in argv:
+        wanted = argv[argv.index("--half") + 1]
+        if wanted not in ("tune", "held-out"):
+            print("--half takes tune or held-out")
+            return 2
+        gold = [g for g in gold if half(g) == wanted]
     if "--with-publisher-area" in argv:
         # score a stored area_list (publisher area + story places): the publisher's city joins every gold set
         for g in gold:
@@ -100,7 +119,7 @@ def main(argv):
     if "--self-test" in argv:
         pred = [{"id": g["id"], "places": g["gold_places"], "cluster": g["gold_cluster"]} for g in gold]
     else:
-        files = [a for a in argv if not a.startswith("--") and a != gold_path]
+        files = [a for a in argv if not a.startswith("--") and a not in (gold_path, "tune", "held-out")]
         if not files:
             print(__doc__)
             return 2

@@ -6,7 +6,10 @@
 
 pub mod categorize;
 pub mod clean;
+pub mod cluster;
 pub mod fetch;
 mod media_extras;
+pub mod opml;
 pub mod parse;
 pub mod place;
+pub mod schedule;

@@ -1,6 +1,10 @@
 //! Geotagging measured on the team's labelled set (data/eval, not the demo corpus):
-//! city-level precision and recall, printed, with floors that keep it from regressing.
+//! city-level precision and recall, printed for the whole set and for each half of the
+//! split (data/eval/README.md), with floors on the whole set that keep it from regressing.
 
+mod eval;
+
+use eval::{VIEWS, in_view};
 use ingest::place::{PublisherArea, places};
 
 fn key(city: &str, admin: &str, country: &str) -> (String, String, String) {
@@ -17,14 +21,14 @@ fn key(city: &str, admin: &str, country: &str) -> (String, String, String) {
 
 #[test]
 fn geotagging_precision_and_recall_on_the_labelled_set() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/eval/geotag-cluster.jsonl");
-    let text = std::fs::read_to_string(path).unwrap();
-    let (mut tp, mut predicted, mut gold) = (0usize, 0usize, 0usize);
+    let items = eval::load();
+    // (true positives, predicted, gold) per item
+    let mut counts: Vec<(usize, usize, usize)> = Vec::new();
     // LW_EVAL_PREDICTIONS=FILE writes predictions for the eval's own scorer:
     // python3 data/eval/score.py FILE
     let mut predictions = String::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let item: serde_json::Value = serde_json::from_str(line).unwrap();
+    for entry in &items {
+        let item = &entry.json;
         let p = &item["publisher"];
         let area = PublisherArea {
             city: p["city"].as_str().unwrap(),
@@ -59,25 +63,36 @@ fn geotagging_precision_and_recall_on_the_labelled_set() {
                 eprintln!("FP {} {:?} in: {}", item["id"], g, item["title"]);
             }
         }
-        tp += got.iter().filter(|g| want.contains(g)).count();
-        predicted += got.len();
-        gold += want.len();
+        let tp = got.iter().filter(|g| want.contains(g)).count();
+        counts.push((tp, got.len(), want.len()));
     }
     if let Ok(path) = std::env::var("LW_EVAL_PREDICTIONS") {
         std::fs::write(path, &predictions).unwrap();
     }
-    let precision = tp as f64 / predicted.max(1) as f64;
-    let recall = tp as f64 / gold.max(1) as f64;
-    eprintln!(
-        "geotagging on data/eval: precision {precision:.3}, recall {recall:.3} ({tp} of {gold} gold, {predicted} predicted)"
-    );
+    let mut whole = None;
+    for (name, view) in VIEWS {
+        let (mut tp, mut predicted, mut gold, mut n) = (0, 0, 0, 0);
+        for (_, c) in items.iter().zip(&counts).filter(|(item, _)| in_view(item, view)) {
+            (tp, predicted, gold, n) = (tp + c.0, predicted + c.1, gold + c.2, n + 1);
+        }
+        let precision = tp as f64 / predicted.max(1) as f64;
+        let recall = tp as f64 / gold.max(1) as f64;
+        eprintln!(
+            "geotagging on data/eval ({name}, {n} items): precision {precision:.3}, recall {recall:.3} \
+             ({tp} of {gold} gold, {predicted} predicted)"
+        );
+        whole.get_or_insert((precision, recall));
+    }
+    let (precision, recall) = whole.unwrap();
     assert!(
         precision >= FLOOR_P && recall >= FLOOR_R,
         "precision {precision:.3}, recall {recall:.3}"
     );
 }
 
-/// Issue 3's targets: city precision ≥ 0.9, recall ≥ 0.8. Measured when written:
-/// 0.907 / 0.904 — on the same set the rules were tuned on (see docs/decisions.md D61).
+/// Issue 3's targets: city precision ≥ 0.9, recall ≥ 0.8, asserted on the whole set.
+/// Measured when written: 0.907 / 0.904 — on the same set the rules were tuned on (see
+/// docs/decisions.md D61). The halves are reported, not asserted: the rules were tuned on
+/// both, so the "held-out" half is not truly held out for places yet (D71).
 const FLOOR_P: f64 = 0.90;
 const FLOOR_R: f64 = 0.80;

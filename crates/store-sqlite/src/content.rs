@@ -134,7 +134,13 @@ fn fts_query(words: &[String]) -> String {
     words
         .iter()
         .enumerate()
-        .map(|(i, w)| if i + 1 == n { format!("\"{w}\"*") } else { format!("\"{w}\"") })
+        .map(|(i, w)| {
+            if i + 1 == n {
+                format!("\"{w}\"*")
+            } else {
+                format!("\"{w}\"")
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
