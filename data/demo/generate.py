@@ -776,12 +776,13 @@ def main():
     opml = ['<?xml version="1.0" encoding="UTF-8"?>', f'<opml version="2.0" xmlns:localwire="{NS_OPML}">', "<head>",
             "<title>Localwire demo publishers (fictional)</title>",
             f"<dateCreated>{rfc822(BASE)}</dateCreated>", "<ownerName>Localwire demo corpus</ownerName>", "</head>", "<body>"]
-    for pub in PUBS:
+    for pub, pj in zip(PUBS, pubs_json):
         opml.append(f'<outline text={quoteattr(pub["name"])} title={quoteattr(pub["name"])} type="{pub["fmt"]}" '
                     f'xmlUrl="{pub["feed"]}" htmlUrl="{pub["home"]}" '
                     f'localwire:country="{pub["country"]}" localwire:state="{pub["state"]}" '
                     f'localwire:city={quoteattr(pub["city"])} localwire:lang="{pub["lang"]}" '
-                    f'localwire:category="{pub["category"]}"/>')
+                    f'localwire:category="{pub["category"]}" localwire:icon={quoteattr(pj["icon_url"])} '
+                    f'localwire:about={quoteattr(pj["about"])} localwire:contact={quoteattr(pj["contact"])}/>')
     opml += ["</body>", "</opml>", ""]
     write("publishers.opml", "\n".join(opml))
     write("manifest.json", json.dumps({"_comment": "Ground truth for the demo corpus: one row per feed entry "

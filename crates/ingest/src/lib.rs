@@ -7,9 +7,12 @@
 pub mod categorize;
 pub mod clean;
 pub mod cluster;
+pub mod demo;
 pub mod fetch;
 mod media_extras;
 pub mod opml;
 pub mod parse;
+pub mod pipeline;
 pub mod place;
+pub mod publishers;
 pub mod schedule;

@@ -24,6 +24,148 @@ pub enum Command {
     Serve(ServeArgs),
     /// Run the database migrations and exit.
     Migrate(StoreArgs),
+    /// Manage the feeds Localwire ingests.
+    Feeds(FeedsArgs),
+    /// Add the publishers and feeds of an OPML 2.0 file (all or nothing).
+    ImportOpml(ImportOpmlArgs),
+    /// Write every publisher and feed as OPML 2.0 (location and language kept).
+    ExportOpml(ExportOpmlArgs),
+    /// Fetch and store feeds now, then exit.
+    Ingest(IngestArgs),
+    /// Manage special collections (`/special/{slug}`).
+    Specials(SpecialsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct FeedsArgs {
+    #[command(subcommand)]
+    pub command: FeedsCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum FeedsCommand {
+    /// Add a feed (and its publisher, unless one with this name exists).
+    Add(FeedAddArgs),
+    /// List feeds with their health: last fetch, HTTP status, items, last error, next due.
+    List(FeedListArgs),
+    /// Remove a feed (by URL or id), its items, and its publisher if it has no other feed.
+    Remove(FeedRemoveArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct FeedAddArgs {
+    /// The feed's address: http(s)://…, file://… or a local file path.
+    pub url: String,
+    /// The publisher's name (default: the feed's own title).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// US or CA.
+    #[arg(long, default_value = "US")]
+    pub country: String,
+    /// State or province code, e.g. ME or QC.
+    #[arg(long, default_value = "")]
+    pub state: String,
+    /// The publisher's city, e.g. Portland.
+    #[arg(long, default_value = "")]
+    pub city: String,
+    /// en, es or fr.
+    #[arg(long, default_value = "en")]
+    pub lang: String,
+    /// One of the 13 category ids (local, politics, business, …).
+    #[arg(long, default_value = "local")]
+    pub category: String,
+    /// The publisher's home page.
+    #[arg(long, default_value = "")]
+    pub home: String,
+    /// The publisher's icon.
+    #[arg(long, default_value = "")]
+    pub icon: String,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct FeedListArgs {
+    /// One JSON object per feed instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct FeedRemoveArgs {
+    /// The feed's URL or id (see `feeds list`).
+    pub feed: String,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ImportOpmlArgs {
+    /// The OPML file.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportOpmlArgs {
+    /// Write to this file instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct IngestArgs {
+    /// Fetch every feed once, whether due or not, and exit.
+    #[arg(long)]
+    pub once: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct SpecialsArgs {
+    #[command(subcommand)]
+    pub command: SpecialsCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SpecialsCommand {
+    /// Create or replace a collection: a search query or a hand-picked list of news ids.
+    Put(SpecialPutArgs),
+    /// List collections.
+    List(StoreArgs),
+    /// Remove a collection.
+    Remove(SpecialRemoveArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SpecialPutArgs {
+    /// The collection's address: /special/{slug} (letters, digits and dashes).
+    pub slug: String,
+    #[arg(long)]
+    pub title: String,
+    #[arg(long, default_value = "")]
+    pub description: String,
+    /// Search words that select the collection's stories.
+    #[arg(long, conflicts_with = "ids")]
+    pub query: Option<String>,
+    /// Hand-picked news ids, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub ids: Vec<i64>,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct SpecialRemoveArgs {
+    pub slug: String,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 #[derive(Args, Debug)]

@@ -2,6 +2,7 @@
 //! SQLite database by default.
 
 mod config;
+mod operator;
 
 /// glibc malloc showed up high in profiles of concurrent requests; mimalloc is
 /// faster for many small, short-lived allocations across threads.
@@ -10,7 +11,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use config::{Cli, Command, StoreArgs};
+use config::{Cli, Command, FeedsCommand, SpecialsCommand, StoreArgs};
 use std::sync::Arc;
 use store::Store;
 
@@ -33,6 +34,30 @@ async fn run(cli: Cli) -> Result<()> {
             println!("Migrations are up to date ({}).", store.engine().name());
             Ok(())
         }
+        Command::Feeds(feeds) => match feeds.command {
+            FeedsCommand::Add(args) => operator::feeds_add(&open_store(&args.store).await?, &args).await,
+            FeedsCommand::List(args) => operator::feeds_list(&open_store(&args.store).await?, &args).await,
+            FeedsCommand::Remove(args) => operator::feeds_remove(&open_store(&args.store).await?, &args).await,
+        },
+        Command::ImportOpml(args) => operator::import_opml(&open_store(&args.store).await?, &args).await,
+        Command::ExportOpml(args) => operator::export_opml(&open_store(&args.store).await?, &args).await,
+        Command::Ingest(args) => {
+            anyhow::ensure!(
+                args.once,
+                "`localwire ingest` needs --once (`localwire serve` ingests continuously)"
+            );
+            let total = operator::ingest_once(open_store(&args.store).await?).await?;
+            println!(
+                "Fetched {} feeds ({} failed): {} new, {} updated, {} unchanged stories.",
+                total.feeds, total.failed, total.inserted, total.updated, total.unchanged
+            );
+            Ok(())
+        }
+        Command::Specials(specials) => match specials.command {
+            SpecialsCommand::Put(args) => operator::specials_put(&open_store(&args.store).await?, &args).await,
+            SpecialsCommand::List(args) => operator::specials_list(&open_store(&args).await?).await,
+            SpecialsCommand::Remove(args) => operator::specials_remove(&open_store(&args.store).await?, &args).await,
+        },
     }
 }
 
@@ -67,10 +92,23 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     let store = open_store(&args.store).await?;
     let api_config = args.api_config()?;
     if args.demo {
-        tracing::warn!(
-            "--demo: the demo corpus is ingested once feed ingestion is built (issue 3); serving without it"
+        // Before listening, so the first page already has news.
+        let added = operator::import_demo(&store).await?;
+        let total = operator::ingest_once(store.clone()).await?;
+        tracing::info!(
+            publishers = added.media_added,
+            feeds = total.feeds,
+            new = total.inserted,
+            updated = total.updated,
+            "demo corpus ingested"
         );
     }
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let pipeline = ingest::pipeline::Pipeline::new(store.clone(), operator::fetcher()?);
+    let ingestion = tokio::spawn(pipeline.run_forever(async move {
+        let mut stopped = stopped;
+        let _ = stopped.wait_for(|s| *s).await;
+    }));
     let state = api::AppState::new(store.clone(), api_config);
     if !state.shell.built {
         tracing::warn!("this binary was built without the web app (web/dist); pages show a notice");
@@ -84,6 +122,8 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     axum::serve(listener, api::router(state))
         .with_graceful_shutdown(shutdown_signal())
         .await?;
+    let _ = stop.send(true);
+    let _ = ingestion.await;
     tracing::info!("stopped");
     Ok(())
 }

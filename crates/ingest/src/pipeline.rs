@@ -1,0 +1,569 @@
+//! The ingestion pipeline: due feeds → fetch → parse → clean → place → categorise →
+//! cluster → store, and each feed's next due time. Runs inside `serve` (forever) and
+//! from `localwire ingest --once`. One broken or slow feed never holds up the others:
+//! each feed is its own task, bounded per host and overall, and its failure is recorded
+//! on the feed for the operator.
+
+use crate::categorize::categorize;
+use crate::clean::{CleanContext, CleanItem, clean_item, html_to_text};
+use crate::cluster::{self, Candidate, Signature};
+use crate::demo;
+use crate::fetch::{FetchError, FetchOutcome as Fetched, Fetcher, Validators, read_file_feed};
+use crate::parse::{RawItem, parse_feed};
+use crate::place::{PublisherArea, places};
+use crate::schedule::{self, FeedState, FetchOutcome, HostLimiter};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use store::Store;
+use store::content::{ClaimedFeed, ClusterChoice, FetchRecord, NewsRecord, PlaceKey, Upserted};
+use tokio::task::JoinSet;
+use url::Url;
+
+/// How long a claimed feed stays leased to this process (longer than any fetch).
+const LEASE: Duration = Duration::from_secs(5 * 60);
+/// Feeds claimed per round.
+const CLAIM_BATCH: i64 = 64;
+/// How often `run_forever` looks for due feeds.
+const POLL: Duration = Duration::from_secs(10);
+/// Characters of plain text kept for the search index.
+const INDEX_TEXT_CHARS: usize = 4_000;
+
+/// What one feed's fetch did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeedReport {
+    pub feed_id: i64,
+    pub url: String,
+    pub status: Option<u16>,
+    pub inserted: usize,
+    pub updated: usize,
+    pub unchanged: usize,
+    pub error: Option<String>,
+}
+
+/// Totals over a round.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RoundReport {
+    pub feeds: usize,
+    pub failed: usize,
+    pub inserted: usize,
+    pub updated: usize,
+    pub unchanged: usize,
+}
+
+impl RoundReport {
+    pub fn add(&mut self, r: &FeedReport) {
+        self.feeds += 1;
+        self.failed += usize::from(r.error.is_some());
+        self.inserted += r.inserted;
+        self.updated += r.updated;
+        self.unchanged += r.unchanged;
+    }
+}
+
+pub struct Pipeline {
+    store: Arc<dyn Store>,
+    fetcher: Fetcher,
+    limiter: HostLimiter,
+}
+
+/// A fetched feed body, or why there is none.
+enum Body {
+    Fresh {
+        bytes: Vec<u8>,
+        base: Url,
+        validators: Validators,
+        status: u16,
+    },
+    NotModified,
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+impl Pipeline {
+    pub fn new(store: Arc<dyn Store>, fetcher: Fetcher) -> Arc<Pipeline> {
+        Arc::new(Pipeline {
+            store,
+            fetcher,
+            limiter: HostLimiter::default(),
+        })
+    }
+
+    /// Fetch every due feed once (all feeds when `all`), concurrently, and report.
+    pub async fn run_round(self: &Arc<Self>, all: bool) -> Result<Vec<FeedReport>, store::StoreError> {
+        let now = now_ms();
+        let due_at = if all { i64::MAX / 2 } else { now };
+        let lease_until = now + LEASE.as_millis() as i64;
+        let mut reports = Vec::new();
+        // `all` takes every feed in one claim (claiming again would find the same feeds,
+        // whose leases it cannot tell from its own); otherwise batches until none is due.
+        let (batch, rounds) = if all { (i64::MAX, 1) } else { (CLAIM_BATCH, 16) };
+        for _ in 0..rounds {
+            let claimed = self.store.claim_due_feeds(due_at, lease_until, batch).await?;
+            if claimed.is_empty() {
+                break;
+            }
+            let mut tasks = JoinSet::new();
+            for feed in claimed {
+                let this = Arc::clone(self);
+                tasks.spawn(async move { this.ingest_feed(&feed).await });
+            }
+            while let Some(done) = tasks.join_next().await {
+                match done {
+                    Ok(report) => reports.push(report),
+                    Err(e) => tracing::error!(error = %e, "a feed task panicked; its lease will expire"),
+                }
+            }
+        }
+        Ok(reports)
+    }
+
+    /// Ingest due feeds until `shutdown` resolves.
+    pub async fn run_forever(self: Arc<Self>, shutdown: impl std::future::Future<Output = ()>) {
+        tokio::pin!(shutdown);
+        loop {
+            match self.run_round(false).await {
+                Ok(reports) if !reports.is_empty() => {
+                    let mut total = RoundReport::default();
+                    reports.iter().for_each(|r| total.add(r));
+                    tracing::info!(
+                        feeds = total.feeds,
+                        failed = total.failed,
+                        inserted = total.inserted,
+                        updated = total.updated,
+                        "ingestion round"
+                    );
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "ingestion round failed; will retry"),
+            }
+            tokio::select! {
+                _ = &mut shutdown => return,
+                _ = tokio::time::sleep(POLL) => {}
+            }
+        }
+    }
+
+    /// Fetch, process and store one feed, and schedule its next fetch.
+    pub async fn ingest_feed(&self, feed: &ClaimedFeed) -> FeedReport {
+        let started = now_ms();
+        let mut report = FeedReport {
+            feed_id: feed.feed_id,
+            url: feed.url.clone(),
+            status: None,
+            inserted: 0,
+            updated: 0,
+            unchanged: 0,
+            error: None,
+        };
+        let mut validators = Validators::default();
+        let outcome = match self.fetch(feed).await {
+            Err(e) => FetchOutcome::from(&e),
+            Ok(Body::NotModified) => {
+                report.status = Some(304);
+                FetchOutcome::NotModified
+            }
+            Ok(Body::Fresh {
+                bytes,
+                base,
+                validators: v,
+                status,
+            }) => {
+                report.status = Some(status);
+                validators = v;
+                match self.process(feed, &bytes, &base, started).await {
+                    Ok((upserted, publish_times)) => {
+                        for u in &upserted {
+                            match u {
+                                Upserted::Inserted(_) => report.inserted += 1,
+                                Upserted::Updated(_) => report.updated += 1,
+                                Upserted::Unchanged(_) => report.unchanged += 1,
+                            }
+                        }
+                        FetchOutcome::Ok {
+                            new_items: report.inserted,
+                            status,
+                            publish_times,
+                        }
+                    }
+                    Err(error) => FetchOutcome::Failed {
+                        status: Some(status),
+                        error,
+                        retry_after: None,
+                    },
+                }
+            }
+        };
+        if let FetchOutcome::Failed { error, .. } = &outcome {
+            tracing::warn!(feed = %feed.url, %error, "feed failed");
+            report.error = Some(error.clone());
+        }
+        let state = FeedState {
+            interval: u64::try_from(feed.interval_secs)
+                .ok()
+                .filter(|s| *s > 0)
+                .map(Duration::from_secs),
+            consecutive_errors: u32::try_from(feed.consecutive_errors).unwrap_or(0),
+        };
+        let seed = schedule::jitter_seed(feed.feed_id, u64::try_from(started).unwrap_or(0));
+        let next = schedule::plan_next(&state, &outcome, now_ms(), seed);
+        let record = FetchRecord {
+            fetched_at_ms: started,
+            status: report.status.map(i32::from),
+            etag: validators.etag,
+            last_modified: validators.last_modified,
+            items: (report.inserted + report.updated) as i64,
+            error: report.error.clone().unwrap_or_default(),
+            next_due_ms: next.next_due_ms,
+            consecutive_errors: i32::try_from(next.consecutive_errors).unwrap_or(i32::MAX),
+            interval_secs: i64::try_from(next.interval.as_secs()).unwrap_or(i64::MAX),
+        };
+        if let Err(e) = self.store.record_fetch(feed.feed_id, &record).await {
+            tracing::error!(feed = %feed.url, error = %e, "could not record a fetch");
+        }
+        report
+    }
+
+    async fn fetch(&self, feed: &ClaimedFeed) -> Result<Body, FetchError> {
+        let invalid = |reason: String| FetchError::InvalidUrl {
+            url: feed.url.clone(),
+            reason,
+        };
+        let url = Url::parse(&feed.url).map_err(|e| invalid(e.to_string()))?;
+        if demo::is_demo_url(&feed.url) {
+            let bytes = demo::file_for_url(&feed.url)
+                .ok_or_else(|| invalid("not a file of the built-in demo corpus".into()))?;
+            return Ok(Body::Fresh {
+                bytes: bytes.into_owned(),
+                base: url,
+                validators: Validators::default(),
+                status: 200,
+            });
+        }
+        if url.scheme() == "file" {
+            let path = url
+                .to_file_path()
+                .map_err(|()| invalid("not a local file path".into()))?;
+            let bytes = read_file_feed(&path, self.fetcher.policy().max_body_bytes).await?;
+            return Ok(Body::Fresh {
+                bytes,
+                base: url,
+                validators: Validators::default(),
+                status: 200,
+            });
+        }
+        let host = url.host_str().unwrap_or_default().to_string();
+        let _permit = self
+            .limiter
+            .acquire(&host)
+            .await
+            .map_err(|e| invalid(format!("ingestion is shutting down ({e})")))?;
+        let validators = Validators {
+            etag: feed.etag.clone(),
+            last_modified: feed.last_modified.clone(),
+        };
+        match self.fetcher.fetch(&url, &validators).await? {
+            Fetched::NotModified { .. } => Ok(Body::NotModified),
+            Fetched::Fetched {
+                body,
+                final_url,
+                validators,
+                status,
+                ..
+            } => Ok(Body::Fresh {
+                bytes: body,
+                base: final_url,
+                validators,
+                status,
+            }),
+        }
+    }
+
+    /// Parse, clean and store a feed body. Returns what was stored and the items'
+    /// publish times (for the feed's next interval). CPU work runs off the async threads.
+    async fn process(
+        &self,
+        feed: &ClaimedFeed,
+        bytes: &[u8],
+        base: &Url,
+        now: i64,
+    ) -> Result<(Vec<Upserted>, Vec<i64>), String> {
+        let parsed = parse_feed(bytes, Some(base.as_str())).map_err(|e| e.to_string())?;
+        let publish_times: Vec<i64> = parsed
+            .items
+            .iter()
+            .filter_map(|i| i.published_ms.or(i.updated_ms))
+            .collect();
+        let shift = if demo::is_demo_url(&feed.url) {
+            demo_shift(now)
+        } else {
+            0
+        };
+        let (lang, base_url) = (feed.lang.clone(), base.clone());
+        let items = parsed.items;
+        let cleaned: Vec<(CleanItem, Vec<String>, String)> = tokio::task::spawn_blocking(move || {
+            let ctx = CleanContext {
+                base_url: Some(&base_url),
+                language_hint: Some(&lang),
+                fetched_at_ms: now,
+            };
+            clean_all(&items, &ctx, shift)
+        })
+        .await
+        .map_err(|e| format!("cleaning stopped: {e}"))?;
+        if cleaned.is_empty() {
+            return Ok((Vec::new(), publish_times));
+        }
+
+        // Unchanged items stop here: no placing, categorising or clustering again.
+        let identities: Vec<String> = cleaned.iter().map(|(c, _, _)| c.identity.clone()).collect();
+        let known: HashMap<String, String> = self
+            .store
+            .known_hashes(feed.media.media_id, &identities)
+            .await
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .collect();
+        let mut unchanged = Vec::new();
+        let mut fresh = Vec::new();
+        for (item, categories, hash) in cleaned {
+            if known.get(&item.identity) == Some(&hash) {
+                unchanged.push(item.identity);
+            } else {
+                fresh.push((item, categories, hash));
+            }
+        }
+        let media = feed.media.clone();
+        let records: Vec<NewsRecord> = tokio::task::spawn_blocking(move || {
+            fresh
+                .into_iter()
+                .map(|(c, cats, h)| record(c, &cats, h, &media))
+                .collect()
+        })
+        .await
+        .map_err(|e| format!("placing stopped: {e}"))?;
+        let choices = self.cluster_choices(&records, feed.media.media_id).await?;
+        let mut stored = self
+            .store
+            .upsert_items(feed.feed_id, feed.media.media_id, &records, &choices, now)
+            .await
+            .map_err(|e| e.to_string())?;
+        stored.extend(unchanged.iter().map(|_| Upserted::Unchanged(0)));
+        Ok((stored, publish_times))
+    }
+
+    /// Which story each new record joins: a stored cluster, an earlier record of this
+    /// batch, or a story of its own.
+    async fn cluster_choices(&self, records: &[NewsRecord], media_id: i64) -> Result<Vec<ClusterChoice>, String> {
+        let Some((from, to)) = records
+            .iter()
+            .map(|r| r.publish_time_ms)
+            .fold(None, |acc: Option<(i64, i64)>, t| {
+                Some(acc.map_or((t, t), |(a, b)| (a.min(t), b.max(t))))
+            })
+        else {
+            return Ok(Vec::new());
+        };
+        let stored = self
+            .store
+            .cluster_candidates(
+                from.saturating_sub(cluster::WINDOW_MS),
+                to.saturating_add(cluster::WINDOW_MS),
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut candidates: Vec<Candidate> = stored
+            .into_iter()
+            .filter_map(|c| {
+                Some(Candidate {
+                    news_id: c.news_id,
+                    cluster_id: c.cluster_id,
+                    media_id: c.media_id,
+                    publish_time_ms: c.publish_time_ms,
+                    signature: Signature::from_bytes(&c.signature).ok()?,
+                })
+            })
+            .collect();
+        // Records of this batch join the candidates with negative placeholder ids:
+        // cluster -(i+1) means "the cluster of record i".
+        let mut choices = Vec::with_capacity(records.len());
+        for (i, r) in records.iter().enumerate() {
+            let Ok(signature) = Signature::from_bytes(&r.signature) else {
+                choices.push(ClusterChoice::New);
+                continue;
+            };
+            let placeholder = -(i as i64) - 1;
+            let (choice, cluster_id) = match cluster::assign(&signature, media_id, r.publish_time_ms, &candidates) {
+                Some(c) if c < 0 => (ClusterChoice::SameAs(usize::try_from(-c - 1).unwrap_or(0)), c),
+                Some(c) => (ClusterChoice::Join(c), c),
+                None => (ClusterChoice::New, placeholder),
+            };
+            choices.push(choice);
+            candidates.push(Candidate {
+                news_id: placeholder,
+                cluster_id,
+                media_id,
+                publish_time_ms: r.publish_time_ms,
+                signature,
+            });
+        }
+        Ok(choices)
+    }
+}
+
+/// The demo corpus's times are shifted by now − base (whole hours, so a restart within
+/// the hour does not rewrite every item).
+fn demo_shift(now: i64) -> i64 {
+    let hour = 3_600_000;
+    ((now - demo::BASE_DATE_MS) / hour) * hour
+}
+
+/// Clean every raw item; keep its feed categories and a hash of what would be stored.
+fn clean_all(items: &[RawItem], ctx: &CleanContext<'_>, demo_shift: i64) -> Vec<(CleanItem, Vec<String>, String)> {
+    let mut seen = std::collections::HashSet::new();
+    items
+        .iter()
+        .filter_map(|raw| {
+            let mut item = clean_item(raw, ctx)?;
+            // The same identity twice in one feed: the first wins.
+            if !seen.insert(item.identity.clone()) {
+                return None;
+            }
+            if demo_shift != 0 {
+                localize_demo(&mut item, demo_shift);
+            }
+            let hash = content_hash(&item);
+            Some((item, raw.categories.clone(), hash))
+        })
+        .collect()
+}
+
+fn localize_demo(item: &mut CleanItem, shift: i64) {
+    item.publish_time_ms += shift;
+    item.content = demo::localize_media(&item.content);
+    for url in [
+        &mut item.org_img_url,
+        &mut item.img_url,
+        &mut item.thumbnail_url,
+        &mut item.video_url,
+        &mut item.voice_url,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        *url = demo::localize_media(url);
+    }
+}
+
+/// FNV-1a (64-bit) over the stored fields: stable across builds, cheap, and only used
+/// to tell "changed" from "unchanged", never for security.
+fn content_hash(item: &CleanItem) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |s: &str| {
+        for b in s.bytes().chain([0xff]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(&item.title);
+    eat(item.link_url.as_deref().unwrap_or(""));
+    eat(&item.author);
+    eat(&item.content);
+    eat(&item.description);
+    for u in [
+        &item.org_img_url,
+        &item.img_url,
+        &item.thumbnail_url,
+        &item.video_url,
+        &item.voice_url,
+    ] {
+        eat(u.as_deref().unwrap_or(""));
+    }
+    eat(&item.publish_time_ms.to_string());
+    eat(&item.tags.join("\u{1f}"));
+    eat(&item.lang);
+    format!("{h:016x}")
+}
+
+/// A clean item placed, categorised and signed, ready to store.
+fn record(
+    item: CleanItem,
+    feed_categories: &[String],
+    content_hash: String,
+    media: &store::content::MediaSource,
+) -> NewsRecord {
+    let area = PublisherArea {
+        city: &media.city,
+        admin_code: &media.admin_code,
+        country: &media.country,
+    };
+    let text = if item.summary.is_empty() {
+        item.description.as_str()
+    } else {
+        item.summary.as_str()
+    };
+    let cities = places(&item.title, text, &area);
+    let mut keys: Vec<PlaceKey> = Vec::new();
+    let mut push = |k: PlaceKey| {
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    };
+    for c in &cities {
+        push(PlaceKey::City(c.id.0));
+        push(PlaceKey::State {
+            country: c.iso.iso().to_string(),
+            admin_code: c.admin_code.to_string(),
+        });
+        push(PlaceKey::Country(c.iso.iso().to_string()));
+    }
+    // The publisher's own area: a local feed shows its nearby publishers' stories too.
+    if media.city_id != 0 {
+        push(PlaceKey::City(media.city_id));
+    }
+    if !media.admin_code.is_empty() {
+        push(PlaceKey::State {
+            country: media.country.clone(),
+            admin_code: media.admin_code.clone(),
+        });
+    }
+    if !media.country.is_empty() {
+        push(PlaceKey::Country(media.country.clone()));
+    }
+    let category = categorize(feed_categories, &item.title, &item.summary);
+    let signature = cluster::signature(&item.title, &item.summary, &item.lang).to_bytes();
+    let body_text: String = html_to_text(&item.content).chars().take(INDEX_TEXT_CHARS).collect();
+    let link = item.link_url.unwrap_or_default();
+    NewsRecord {
+        identity: item.identity,
+        canonical_url: link.clone(),
+        title: item.title,
+        org_img_url: item.org_img_url.unwrap_or_default(),
+        img_url: item.img_url.unwrap_or_default(),
+        thumbnail_url: item.thumbnail_url.unwrap_or_default(),
+        video_url: item.video_url.unwrap_or_default(),
+        voice_url: item.voice_url.unwrap_or_default(),
+        content: item.content,
+        body_text,
+        content_type: "html".into(),
+        content_total_length: i64::try_from(item.content_total_length).unwrap_or(i64::MAX),
+        description: item.description,
+        summary: item.summary,
+        news_type: item.news_type,
+        publish_time_ms: item.publish_time_ms,
+        link_url: link,
+        author: item.author,
+        category_id: category.to_string(),
+        tags: item.tags,
+        lang: item.lang,
+        city_ids: cities.iter().map(|c| c.id.0).collect(),
+        places: keys,
+        signature,
+        content_hash,
+    }
+}
