@@ -29,7 +29,24 @@ fn rand_u64() -> u64 {
 #[test]
 fn help_on_every_subcommand() {
     for (args, needles) in [
-        (vec!["--help"], vec!["serve", "migrate"]),
+        (
+            vec!["--help"],
+            vec![
+                "serve",
+                "migrate",
+                "feeds",
+                "import-opml",
+                "export-opml",
+                "ingest",
+                "specials",
+            ],
+        ),
+        (vec!["feeds", "--help"], vec!["add", "list", "remove"]),
+        (
+            vec!["feeds", "add", "--help"],
+            vec!["--name", "--country", "--state", "--city", "--lang", "--category"],
+        ),
+        (vec!["ingest", "--help"], vec!["--once", "DATABASE_URL"]),
         (
             vec!["serve", "--help"],
             vec![
