@@ -82,7 +82,8 @@ if [ -x "$BIN" ] && "$BIN" ingest --help >/dev/null 2>&1; then
   "$BIN" import-opml --data-dir "$DATA" "$CORPUS/corpus.opml"
   read -r WALL PEAK CODE < <(measured "$OUT/ingest-pipeline.log" \
     "$BIN" --log warn ingest --once --data-dir "$DATA")
-  STORED=$(sqlite3 "$DATA/localwire.sqlite" 'SELECT count(*) FROM news_items' 2>/dev/null || echo null)
+  STORED=$("$BIN" --log warn feeds list --json --data-dir "$DATA" \
+    | python3 -c 'import json,sys; print(sum(json.loads(l)["items"] for l in sys.stdin))')
   printf '{"wall_s": %s, "peak_rss_kib": %s, "exit": %s, "stored": %s}\n' "$WALL" "$PEAK" "$CODE" "$STORED" \
     | tee "$OUT/ingest-pipeline.txt"
   [ "$CODE" = 0 ] || { echo "localwire ingest --once failed; see $OUT/ingest-pipeline.log" >&2; exit 1; }

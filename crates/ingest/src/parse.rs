@@ -53,10 +53,26 @@ pub struct RawItem {
 pub enum ParseError {
     #[error("not a feed this reader understands (RSS, Atom or JSON Feed): {0}")]
     Unreadable(String),
+    #[error("refused: the feed declares XML entities (<!ENTITY>), the shape of an entity-expansion attack")]
+    EntityDeclaration,
+}
+
+/// A document type declaration with entities before the root element. No feed needs
+/// one, and expanding them is how "billion laughs" attacks work, so such feeds are
+/// refused outright rather than parsed with entities left literal.
+fn declares_entities(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(64 * 1024)];
+    let Some(doctype) = head.windows(9).position(|w| w.eq_ignore_ascii_case(b"<!DOCTYPE")) else {
+        return false;
+    };
+    head[doctype..].windows(8).any(|w| w.eq_ignore_ascii_case(b"<!ENTITY"))
 }
 
 /// Parse feed bytes. `base_url` resolves relative links in XML feeds.
 pub fn parse_feed(bytes: &[u8], base_url: Option<&str>) -> Result<ParsedFeed, ParseError> {
+    if declares_entities(bytes) {
+        return Err(ParseError::EntityDeclaration);
+    }
     // A missing id must stay missing: feed-rs would otherwise invent one, sometimes a
     // random UUID, which would defeat de-duplication across fetches.
     let parser = feed_rs::parser::Builder::new()
