@@ -13,6 +13,9 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
+/// SPEC §9.11: "attempts 1 (app setting; default 3)": the app setting is 1.
+pub const IMAGE_ATTEMPTS: u32 = 1;
+
 #[derive(Serialize, ToSchema)]
 pub struct AppConfig {
     build_id: String,
@@ -26,6 +29,8 @@ pub struct AppConfig {
     #[schema(value_type = Object)]
     default_cities: BTreeMap<&'static str, CityInfo>,
     route_rules: Vec<RouteRule>,
+    /// SPEC §9.11 lazy images: attempts per image (app setting 1; D104).
+    image_attempts: u32,
 }
 
 /// Everything the app needs at start.
@@ -43,6 +48,7 @@ pub async fn config(State(state): State<AppState>) -> Response {
             .map(|c| (c.iso(), c.default_city().clone()))
             .collect(),
         route_rules: state.config.route_rules.clone(),
+        image_attempts: IMAGE_ATTEMPTS,
     };
     let mut res = ok(cfg);
     res.headers_mut()

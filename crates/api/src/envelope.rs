@@ -5,6 +5,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::json;
+use sha2::{Digest, Sha256};
 
 #[derive(Serialize)]
 struct Envelope<'a, T> {
@@ -23,6 +24,47 @@ pub fn ok<T: Serialize>(data: T) -> Response {
             message: "ok",
         },
     )
+}
+
+/// A public, cacheable success (docs/api-reading.md): `ETag` (a hash of the body),
+/// `Cache-Control: public, max-age={max_age}`, and 304 when `If-None-Match` names the
+/// same body.
+pub fn ok_cached<T: Serialize>(data: T, if_none_match: Option<&HeaderValue>, max_age: u32) -> Response {
+    let body = serde_json::to_vec(&Envelope {
+        code: 0,
+        data,
+        message: "ok",
+    });
+    let body = match body {
+        Ok(b) => b,
+        Err(e) => return ApiError::Internal(format!("serializing an answer: {e}")).into_response(),
+    };
+    let etag = format!("W/\"{}\"", hex::encode(&Sha256::digest(&body)[..12]));
+    let cache = format!("public, max-age={max_age}");
+    let fresh = if_none_match
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == "*" || weak_eq(t.trim(), &etag)));
+    let mut res = if fresh {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let mut res = (StatusCode::OK, body).into_response();
+        res.headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        res
+    };
+    let h = res.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&etag) {
+        h.insert(header::ETAG, v);
+    }
+    if let Ok(v) = HeaderValue::from_str(&cache) {
+        h.insert(header::CACHE_CONTROL, v);
+    }
+    res
+}
+
+/// Weak comparison (RFC 9110 §8.8.3.2): `"x"` and `W/"x"` name the same body.
+fn weak_eq(a: &str, b: &str) -> bool {
+    a.trim_start_matches("W/") == b.trim_start_matches("W/")
 }
 
 pub fn json_response<B: Serialize + ?Sized>(status: StatusCode, body: &B) -> Response {

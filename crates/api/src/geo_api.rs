@@ -97,7 +97,7 @@ pub struct CityList {
 /// parameter (axum's own rejection would answer plain text).
 pub struct Params(Vec<(String, String)>);
 
-fn bad(name: &str, why: &str) -> ApiError {
+pub(crate) fn bad(name: &str, why: &str) -> ApiError {
     ApiError::BadRequest(format!("Parameter `{name}`: {why}"))
 }
 
@@ -106,6 +106,11 @@ impl Params {
         query
             .map(|Query(pairs)| Params(pairs))
             .map_err(|e| ApiError::BadRequest(format!("Malformed query string: {}", e.body_text())))
+    }
+
+    /// Parameters the server itself chose (pages call the API's plain functions).
+    pub fn from_pairs(pairs: Vec<(String, String)>) -> Params {
+        Params(pairs)
     }
 
     /// The first value given for `name`, trimmed.

@@ -3,10 +3,13 @@
 
 pub mod app_config;
 pub mod assets;
+pub mod demo_media;
 pub mod envelope;
 pub mod geo_api;
 pub mod i18n;
 pub mod metrics;
+pub mod news_api;
+pub mod news_json;
 pub mod nonces;
 pub mod openapi;
 pub mod pages;
@@ -26,6 +29,7 @@ use serde_json::json;
 use std::sync::LazyLock;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -44,6 +48,12 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(geo_api::nearest))
         .routes(routes!(geo_api::default_cities))
         .routes(routes!(geo_api::detail))
+        .routes(routes!(news_api::feed_handler))
+        .routes(routes!(news_api::detail_handler))
+        .routes(routes!(news_api::media_handler))
+        .routes(routes!(news_api::categories_handler))
+        .routes(routes!(news_api::search_news_handler))
+        .routes(routes!(news_api::search_media_handler))
 }
 
 static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {
@@ -124,10 +134,18 @@ pub fn router(state: AppState) -> Router {
         .route("/metrics", get(metrics_handler))
         .route("/_app/version.json", get(app_config::version))
         .route("/_app/builds/{file}", get(app_config::build_manifest))
+        .route("/demo/media/{*path}", get(demo_media::serve))
         .fallback(pages::handle)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
-        .layer(CompressionLayer::new())
+        .layer(
+            CompressionLayer::new().compress_when(
+                // Audio and video are compressed already, and must keep their byte ranges.
+                DefaultPredicate::new()
+                    .and(NotForContentType::const_new("audio/"))
+                    .and(NotForContentType::const_new("video/")),
+            ),
+        )
         .layer(CatchPanicLayer::custom(panic_response));
     for layer in security::layers() {
         app = app.layer(layer);

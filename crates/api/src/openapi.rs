@@ -8,7 +8,9 @@ use utoipa::{IntoParams, OpenApi};
         otherwise code is the HTTP status. Non-GET calls are signed (headers base, timestamp, nonce, sign, token)."),
     tags((name = "user", description = "Guest identity, sessions, location"),
         (name = "app", description = "Start-up configuration"),
-        (name = "geo", description = "Countries and cities"))
+        (name = "geo", description = "Countries and cities"),
+        (name = "news", description = "News feeds, items, publishers and categories (public, cacheable)"),
+        (name = "search", description = "News and publisher search (public, cacheable)"))
 )]
 pub struct ApiDoc;
 

@@ -66,6 +66,8 @@ pub struct Inner {
     pub nonces: NonceCache,
     pub shell: Shell,
     pub metrics: Metrics,
+    /// Publisher cities for nearby local feeds, cached for a minute.
+    pub publisher_cities: crate::news_api::PublisherCities,
 }
 
 impl AppState {
@@ -76,6 +78,7 @@ impl AppState {
             nonces,
             shell: Shell::load(),
             metrics: Metrics::default(),
+            publisher_cities: Default::default(),
             config,
         }))
     }

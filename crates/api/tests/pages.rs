@@ -17,7 +17,9 @@ fn payload(html: &str) -> Value {
     serde_json::from_str(&html[start..end]).expect("payload JSON")
 }
 
-const ROUTES: [&str; 27] = [
+/// Article and share pages of stories that exist are in news_pages.rs (a missing story
+/// is a real 404 since the read API exists).
+const ROUTES: [&str; 25] = [
     "/",
     "/local",
     "/local/ottawa",
@@ -29,8 +31,6 @@ const ROUTES: [&str; 27] = [
     "/weather",
     "/realtime-trends",
     "/today-in-history",
-    "/article/123",
-    "/share/news/123",
     "/media/abc",
     "/special/elections",
     "/category/sports",

@@ -320,20 +320,32 @@ pub fn from_feed_categories(categories: &[String]) -> Option<&'static str> {
         TERMS.get(folded.as_str()).copied().or_else(|| {
             TERMS
                 .iter()
-                .find(|(term, _)| folded.starts_with(&format!("{term} ")) || folded.starts_with(&format!("{term}s")))
+                .find(|(term, _)| {
+                    folded
+                        .strip_prefix(*term)
+                        .is_some_and(|rest| rest.starts_with(' ') || rest.starts_with('s'))
+                })
                 .map(|(_, cat)| *cat)
         })
     })
 }
 
+/// [`KEYWORDS`] with a space in front of each word: what a text must contain.
+static KEYWORD_PATTERNS: LazyLock<Vec<(&'static str, Vec<String>)>> = LazyLock::new(|| {
+    KEYWORDS
+        .iter()
+        .map(|(category, words)| (*category, words.iter().map(|w| format!(" {w}")).collect()))
+        .collect()
+});
+
 /// The category the words of an item point to, if any (title words count thrice).
 pub fn from_text(title: &str, summary: &str) -> Option<&'static str> {
     let title = format!(" {} ", fold(title));
     let summary = format!(" {} ", fold(summary));
-    let score = |words: &[&str], text: &str| words.iter().filter(|w| text.contains(&format!(" {w}"))).count();
-    KEYWORDS
+    let score = |patterns: &[String], text: &str| patterns.iter().filter(|p| text.contains(p.as_str())).count();
+    KEYWORD_PATTERNS
         .iter()
-        .map(|(category, words)| (*category, 3 * score(words, &title) + score(words, &summary)))
+        .map(|(category, patterns)| (*category, 3 * score(patterns, &title) + score(patterns, &summary)))
         .filter(|(_, s)| *s > 0)
         .max_by_key(|(_, s)| *s)
         .map(|(c, _)| c)

@@ -4,6 +4,7 @@
 
 use crate::parse::RawItem;
 use domain::constants::{NEWS_TYPE_AUDIO, NEWS_TYPE_VIDEO, SUMMARY_MAX_CHARS};
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 use url::Url;
@@ -175,10 +176,15 @@ static TAGS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
     .collect()
 });
 
-/// Sanitise feed HTML: an allow-list of tags and attributes, absolute URLs, links that
-/// open safely, no tracking parameters, no tracking pixels.
-pub fn sanitize_html(html: &str, base: Option<&Url>) -> String {
-    let base_for_filter = base.cloned();
+thread_local! {
+    /// The base URL of the item being sanitised, for the shared builder's URL filter.
+    static SANITIZE_BASE: RefCell<Option<Url>> = const { RefCell::new(None) };
+}
+
+/// The sanitiser's allow-list, built once: building it per item cost more than some
+/// of the items it cleaned. The base URL differs per feed, so the URL filter reads it
+/// from [`SANITIZE_BASE`], set by [`sanitize_html`] around each call.
+static SANITIZER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
     let mut builder = ammonia::Builder::default();
     builder
         .tags(TAGS.clone())
@@ -193,14 +199,29 @@ pub fn sanitize_html(html: &str, base: Option<&Url>) -> String {
         .generic_attributes(HashSet::new())
         .url_schemes(["http", "https", "mailto"].into_iter().collect())
         .link_rel(Some("noopener noreferrer nofollow ugc"))
-        .attribute_filter(move |element, attribute, value| match (element, attribute) {
+        .attribute_filter(|element, attribute, value| match (element, attribute) {
             ("a", "href") if value.starts_with("mailto:") => Some(value.into()),
-            ("a", "href") => clean_url(value, base_for_filter.as_ref()).map(Into::into),
+            ("a", "href") => SANITIZE_BASE
+                .with_borrow(|base| clean_url(value, base.as_ref()))
+                .map(Into::into),
             ("img", "src") if is_tracking_pixel(value) => None,
-            ("img", "src") => clean_url(value, base_for_filter.as_ref()).map(Into::into),
+            ("img", "src") => SANITIZE_BASE
+                .with_borrow(|base| clean_url(value, base.as_ref()))
+                .map(Into::into),
             _ => Some(value.into()),
         });
-    let cleaned = builder.clean(html).to_string();
+    builder
+});
+
+/// Sanitise feed HTML: an allow-list of tags and attributes, absolute URLs, links that
+/// open safely, no tracking parameters, no tracking pixels.
+pub fn sanitize_html(html: &str, base: Option<&Url>) -> String {
+    SANITIZE_BASE.with_borrow_mut(|slot| {
+        if slot.as_ref() != base {
+            *slot = base.cloned();
+        }
+    });
+    let cleaned = SANITIZER.clean(html).to_string();
     drop_empty_images(&cleaned)
 }
 
@@ -229,38 +250,322 @@ fn drop_empty_images(html: &str) -> String {
 /// script and style), block boundaries as spaces, entities decoded, whitespace
 /// collapsed.
 pub fn html_to_text(html: &str) -> String {
+    simple_html_text(html, false).unwrap_or_else(|| html_to_text_parsed(html))
+}
+
+/// [`html_to_text`] through the HTML parser: right for any input, but slow.
+fn html_to_text_parsed(html: &str) -> String {
     let stripped = ammonia::Builder::empty()
         .clean(&mark_block_boundaries(html))
         .to_string();
     collapse_whitespace(&decode_entities(&stripped))
 }
 
+/// Plain text of HTML that [`sanitize_html`] wrote, as [`html_to_text`] gives it.
+fn sanitized_html_text(html: &str) -> String {
+    simple_html_text(html, true).unwrap_or_else(|| html_to_text_parsed(html))
+}
+
+/// Block-level tags: a space before each, so "<p>a</p><p>b</p>" reads "a b".
+const BLOCKS: [&str; 22] = [
+    "p",
+    "br",
+    "div",
+    "li",
+    "ul",
+    "ol",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "tr",
+    "td",
+    "th",
+    "blockquote",
+    "section",
+    "article",
+    "figure",
+    "figcaption",
+    "table",
+    "hr",
+];
+
+/// Tags whose text the HTML parser keeps in document order whatever their nesting (no
+/// raw text, no foreign content, no table foster-parenting, no leading-newline rule):
+/// markup made only of these is turned into text without the parser.
+const SIMPLE_TAGS: [&str; 48] = [
+    "a",
+    "abbr",
+    "article",
+    "aside",
+    "b",
+    "blockquote",
+    "br",
+    "cite",
+    "code",
+    "dd",
+    "del",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "figcaption",
+    "figure",
+    "footer",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "i",
+    "img",
+    "ins",
+    "kbd",
+    "li",
+    "mark",
+    "ol",
+    "p",
+    "q",
+    "s",
+    "section",
+    "small",
+    "span",
+    "strong",
+    "sub",
+    "sup",
+    "time",
+    "u",
+    "ul",
+    "main",
+    "nav",
+    "wbr",
+];
+
+/// Table tags: simple in what [`sanitize_html`] wrote (its parser already moved any
+/// text out of table structure), not in raw feed HTML.
+const TABLE_TAGS: [&str; 8] = ["caption", "table", "tbody", "td", "tfoot", "th", "thead", "tr"];
+
+/// Collapsing-whitespace text builder: the result of `collapse_whitespace` on
+/// everything pushed.
+struct CollapsedText {
+    out: String,
+    pending_space: bool,
+}
+
+impl CollapsedText {
+    fn with_capacity(capacity: usize) -> Self {
+        Self {
+            out: String::with_capacity(capacity),
+            pending_space: false,
+        }
+    }
+
+    fn space(&mut self) {
+        self.pending_space = !self.out.is_empty();
+    }
+
+    fn push(&mut self, c: char) {
+        if c.is_whitespace() {
+            self.space();
+        } else {
+            if self.pending_space {
+                self.out.push(' ');
+                self.pending_space = false;
+            }
+            self.out.push(c);
+        }
+    }
+
+    /// Text without markup characters (`<`, `&`, NUL), pushed a word at a time.
+    fn push_run(&mut self, run: &str) {
+        let mut rest = run;
+        loop {
+            let word = rest.trim_start();
+            if word.len() != rest.len() {
+                self.space();
+            }
+            if word.is_empty() {
+                return;
+            }
+            let end = word.find(char::is_whitespace).unwrap_or(word.len());
+            if self.pending_space {
+                self.out.push(' ');
+                self.pending_space = false;
+            }
+            self.out.push_str(&word[..end]);
+            rest = &word[end..];
+        }
+    }
+}
+
+/// HTML whitespace inside tags (the tokenizer's; CR reads as LF).
+fn is_html_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
+}
+
+/// The text [`html_to_text_parsed`] gives, for markup that keeps to [`SIMPLE_TAGS`]
+/// (and [`TABLE_TAGS`] when `sanitized`), well-formed tags and the common entities;
+/// `None` for anything else, which then goes through the parser.
+fn simple_html_text(html: &str, sanitized: bool) -> Option<String> {
+    // The tokenizer drops a leading byte-order mark.
+    if html.starts_with('\u{feff}') {
+        return None;
+    }
+    let bytes = html.as_bytes();
+    let mut text = CollapsedText::with_capacity(html.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let run_end = bytes[i..]
+            .iter()
+            .position(|&b| matches!(b, b'<' | b'&' | 0))
+            .map_or(bytes.len(), |p| i + p);
+        if run_end > i {
+            text.push_run(&html[i..run_end]);
+            i = run_end;
+            continue;
+        }
+        match bytes[i] {
+            b'<' => {
+                let (name, end) = simple_tag(html, i)?;
+                let simple = SIMPLE_TAGS.contains(&name.as_str()) || (sanitized && TABLE_TAGS.contains(&name.as_str()));
+                if !simple {
+                    return None;
+                }
+                if BLOCKS.contains(&name.as_str()) {
+                    text.space();
+                }
+                i = end;
+            }
+            b'&' => {
+                let (c, len) = simple_entity(&html[i..])?;
+                text.push(c);
+                i += len;
+            }
+            _ => return None,
+        }
+    }
+    Some(text.out)
+}
+
+/// The lowercase name of the start or end tag at `at` and where it ends, when it is a
+/// plain tag: a name of ASCII letters and digits, attributes as the HTML tokenizer
+/// reads them (quoted values may hold '>'), and a closing `>`. A '<' inside the tag
+/// outside quotes is left to the parser: the block-boundary spaces would split it.
+fn simple_tag(html: &str, at: usize) -> Option<(String, usize)> {
+    let bytes = html.as_bytes();
+    let space = |i: usize| bytes.get(i).is_some_and(|&b| is_html_space(b));
+    let mut i = at + 1;
+    if bytes.get(i) == Some(&b'/') {
+        i += 1;
+    }
+    if !bytes.get(i).is_some_and(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let name_start = i;
+    while bytes.get(i).is_some_and(u8::is_ascii_alphanumeric) {
+        i += 1;
+    }
+    let name = html[name_start..i].to_ascii_lowercase();
+    // The tokenizer's tag name runs to whitespace, '/' or '>'.
+    if !(space(i) || matches!(bytes.get(i), Some(b'/' | b'>'))) {
+        return None;
+    }
+    loop {
+        match *bytes.get(i)? {
+            b'>' => return Some((name, i + 1)),
+            b'<' => return None,
+            b'/' => i += 1,
+            _ if space(i) => i += 1,
+            _ => {
+                // An attribute name (its first character may be '=').
+                i += 1;
+                while let Some(&b) = bytes.get(i) {
+                    match b {
+                        b'/' | b'>' | b'=' => break,
+                        b'<' => return None,
+                        _ if is_html_space(b) => break,
+                        _ => i += 1,
+                    }
+                }
+                while space(i) {
+                    i += 1;
+                }
+                if bytes.get(i) != Some(&b'=') {
+                    continue;
+                }
+                i += 1;
+                while space(i) {
+                    i += 1;
+                }
+                match *bytes.get(i)? {
+                    quote @ (b'"' | b'\'') => i += 1 + bytes[i + 1..].iter().position(|&b| b == quote)? + 1,
+                    b'>' => {}
+                    _ => {
+                        while let Some(&b) = bytes.get(i) {
+                            match b {
+                                b'>' => break,
+                                b'<' => return None,
+                                _ if is_html_space(b) => break,
+                                _ => i += 1,
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The character a common entity at the start of `text` stands for, and its length;
+/// `&` before anything but a letter, digit or '#' is a plain '&'. `None` for entities
+/// outside the short list (the parser knows two thousand).
+fn simple_entity(text: &str) -> Option<(char, usize)> {
+    let rest = &text[1..];
+    if !rest
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'#')
+    {
+        return Some(('&', 1));
+    }
+    let end = rest.bytes().take(12).position(|b| b == b';')?;
+    let name = &rest[..end];
+    let c = match name {
+        "amp" => '&',
+        "lt" => '<',
+        "gt" => '>',
+        "quot" => '"',
+        "apos" => '\'',
+        "nbsp" => '\u{a0}',
+        _ => {
+            let (digits, radix) = match name.strip_prefix("#x").or_else(|| name.strip_prefix("#X")) {
+                Some(hex) => (hex, 16),
+                None => (name.strip_prefix('#')?, 10),
+            };
+            if digits.is_empty() || digits.len() > 8 || !digits.chars().all(|c| c.is_digit(radix)) {
+                return None;
+            }
+            let code = u32::from_str_radix(digits, radix).ok()?;
+            // Where the parser substitutes or warns (NUL, C0/C1 controls, surrogates,
+            // noncharacters), leave it to the parser.
+            let plain = matches!(code, 0x09 | 0x0a | 0x20..=0x7e | 0xa0..=0xd7ff | 0xe000..=0xfdcf | 0xfdf0..=0x10ffff)
+                && code & 0xfffe != 0xfffe;
+            if !plain {
+                return None;
+            }
+            char::from_u32(code)?
+        }
+    };
+    Some((c, end + 2))
+}
+
 /// A space before every block-level tag, so "<p>a</p><p>b</p>" reads "a b".
 fn mark_block_boundaries(html: &str) -> String {
-    const BLOCKS: [&str; 22] = [
-        "p",
-        "br",
-        "div",
-        "li",
-        "ul",
-        "ol",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "tr",
-        "td",
-        "th",
-        "blockquote",
-        "section",
-        "article",
-        "figure",
-        "figcaption",
-        "table",
-        "hr",
-    ];
     let mut out = String::with_capacity(html.len() + 32);
     for (i, c) in html.char_indices() {
         if c == '<' {
@@ -347,10 +652,21 @@ pub fn summary_of(content_text: &str) -> String {
     cut_on_word(&collapse_whitespace(content_text), SUMMARY_MAX_CHARS)
 }
 
+/// The hint as one of our languages (en, es, fr), if it is one.
+fn language_of_hint(hint: Option<&str>) -> Option<String> {
+    hint.map(|h| h.trim().split(['-', '_']).next().unwrap_or("").to_ascii_lowercase())
+        .filter(|h| matches!(h.as_str(), "en" | "es" | "fr"))
+}
+
 fn detect_language(text: &str, hint: Option<&str>) -> String {
-    let hint = hint
-        .map(|h| h.trim().split(['-', '_']).next().unwrap_or("").to_ascii_lowercase())
-        .filter(|h| matches!(h.as_str(), "en" | "es" | "fr"));
+    let hint = language_of_hint(hint);
+    // Detection costs more than the rest of cleaning together; when the feed names a
+    // language and the text plainly reads as it, the detector would only agree (D90).
+    if let Some(hint) = &hint
+        && stop_words_confirm(text, hint)
+    {
+        return hint.clone();
+    }
     let detected = whatlang::detect(text).and_then(|info| {
         let code = match info.lang() {
             whatlang::Lang::Eng => "en",
@@ -362,6 +678,50 @@ fn detect_language(text: &str, hint: Option<&str>) -> String {
         (info.is_reliable() || hint.is_none()).then(|| code.to_string())
     });
     detected.or(hint).unwrap_or_else(|| "en".to_string())
+}
+
+/// Function words common in one of English, Spanish and French and rare in the other
+/// two (words the languages share, like "de", "la", "en", "que", "un", are left out).
+fn stop_word_language(word: &str) -> Option<usize> {
+    const EN: usize = 0;
+    const ES: usize = 1;
+    const FR: usize = 2;
+    Some(match word {
+        "the" | "and" | "of" | "to" | "is" | "was" | "for" | "that" | "with" | "are" | "has" | "have" | "will"
+        | "said" | "from" | "this" | "by" | "at" | "it" | "were" | "which" | "who" | "their" | "they" | "been"
+        | "after" | "about" | "would" | "not" | "but" | "its" | "be" | "his" | "her" | "than" | "into" | "over" => EN,
+        "el" | "los" | "las" | "del" | "y" | "por" | "para" | "con" | "una" | "al" | "como" | "más" | "pero"
+        | "sus" | "su" | "fue" | "esta" | "este" | "dijo" | "también" | "sobre" | "muy" | "hay" | "está" | "están"
+        | "desde" | "cuando" | "hasta" | "según" | "ayuntamiento" => ES,
+        "le" | "les" | "des" | "du" | "et" | "est" | "une" | "pour" | "dans" | "sur" | "au" | "aux" | "avec"
+        | "qui" | "ce" | "cette" | "pas" | "il" | "elle" | "ont" | "été" | "sont" | "leur" | "mais" | "ses" | "à"
+        | "où" | "selon" | "ces" | "nous" | "était" | "aussi" | "être" => FR,
+        _ => return None,
+    })
+}
+
+/// Whether `text` reads plainly as `lang` by its function words: at least six of them,
+/// and four times as many as of either other language.
+fn stop_words_confirm(text: &str, lang: &str) -> bool {
+    let want = match lang {
+        "en" => 0,
+        "es" => 1,
+        _ => 2,
+    };
+    let mut counts = [0usize; 3];
+    let mut lower = String::new();
+    for word in text
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty() && w.len() <= 12)
+    {
+        lower.clear();
+        lower.extend(word.chars().flat_map(char::to_lowercase));
+        if let Some(l) = stop_word_language(&lower) {
+            counts[l] += 1;
+        }
+    }
+    let others = (0..3).filter(|&l| l != want).map(|l| counts[l]).max().unwrap_or(0);
+    counts[want] >= 6 && counts[want] >= 4 * others
 }
 
 /// A stable identity for an item whose feed gives no GUID.
@@ -389,6 +749,12 @@ fn first_content_image(html: &str) -> Option<String> {
 
 /// Clean one item; `None` when it has neither a usable title nor a link.
 pub fn clean_item(raw: &RawItem, ctx: &CleanContext<'_>) -> Option<CleanItem> {
+    clean_item_with_text(raw, ctx).map(|(item, _)| item)
+}
+
+/// [`clean_item`], plus the plain text of the cleaned content (what `html_to_text` gives
+/// for `item.content`), for the stages after cleaning (geotagging) to reuse.
+pub fn clean_item_with_text(raw: &RawItem, ctx: &CleanContext<'_>) -> Option<(CleanItem, String)> {
     let base = ctx.base_url;
     let title = if raw.title_is_html || raw.title.contains('<') || raw.title.contains('&') {
         html_to_text(&raw.title)
@@ -406,14 +772,15 @@ pub fn clean_item(raw: &RawItem, ctx: &CleanContext<'_>) -> Option<CleanItem> {
         .or(raw.summary_html.as_deref())
         .unwrap_or("");
     let content = sanitize_html(content_source, base);
-    let content_text = html_to_text(&content);
+    let content_text = sanitized_html_text(&content);
     let description = raw.summary_html.as_deref().map(html_to_text).unwrap_or_default();
     let summary_source = if content_text.is_empty() {
         description.as_str()
     } else {
         content_text.as_str()
     };
-    let summary = summary_of(summary_source);
+    // Already collapsed: `summary_of` without collapsing again.
+    let summary = cut_on_word(summary_source, SUMMARY_MAX_CHARS);
 
     let url = |u: &String| clean_url(u, base);
     let org_img_url = raw.images.iter().find_map(url);
@@ -445,7 +812,7 @@ pub fn clean_item(raw: &RawItem, ctx: &CleanContext<'_>) -> Option<CleanItem> {
         Some(g) => format!("guid:{}", g.chars().take(512).collect::<String>()),
         None => fallback_identity(link_url.as_deref(), &title, raw.published_ms),
     };
-    Some(CleanItem {
+    let item = CleanItem {
         identity,
         title,
         link_url,
@@ -463,5 +830,57 @@ pub fn clean_item(raw: &RawItem, ctx: &CleanContext<'_>) -> Option<CleanItem> {
         publish_time_ms: raw.published_ms.or(raw.updated_ms).unwrap_or(ctx.fetched_at_ms),
         tags,
         lang,
-    })
+    };
+    Some((item, content_text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simple_markup_gives_the_parsers_text_and_the_rest_goes_to_the_parser() {
+        let cases = [
+            "<p>Hello <b>world</b></p><p>again&nbsp;&amp; &lt;b&gt; &#x27;x&#39;</p>",
+            "<figure><img src=\"a.jpg\" alt=\"<p>x</p>\"><figcaption>Cap</figcaption></figure>tail",
+            "<a href=x title='a>b'>link</a><br/>next<hr>last",
+            "<b>1<div>2</b>3</div> <a>4<a>5</a> & AT&T",
+            "<table><tr><td>a</td></tr></table><script>x()</script><!-- c --><pre>\nq</pre>",
+            "a < b, <3, &eacute; &#0; &#128; &#+65; \u{feff}",
+            "  \n\t ",
+            "",
+        ];
+        for html in cases {
+            assert_eq!(html_to_text(html), html_to_text_parsed(html), "{html:?}");
+        }
+        assert!(simple_html_text("<p>a &amp; b</p>", false).is_some());
+        assert!(simple_html_text("<table><tr><td>a</td></tr></table>", false).is_none());
+        assert!(simple_html_text("<script>x</script>", false).is_none());
+        assert!(simple_html_text("a&eacute;", false).is_none());
+    }
+
+    #[test]
+    fn sanitized_content_reads_the_same_through_either_path() {
+        let raw = "<p>Budget <a href=\"/x?utm_source=a\">plan</a></p><table><tr><td>1</td><td>2</td></tr></table>\
+                   <ul><li>one<li>two</ul><img src=\"https://p.example/i.jpg\" alt='\"q\" <b>'>";
+        let base = Url::parse("https://paper.example/feed").unwrap();
+        let clean = sanitize_html(raw, Some(&base));
+        assert_eq!(sanitized_html_text(&clean), html_to_text_parsed(&clean));
+        assert!(clean.contains("https://paper.example/x"), "{clean}");
+    }
+
+    #[test]
+    fn the_feed_language_stands_when_function_words_plainly_agree() {
+        let en = "The council said that the plan for the bridge was approved by the board and will start in May";
+        assert!(stop_words_confirm(en, "en"));
+        assert!(!stop_words_confirm(en, "fr"));
+        assert!(!stop_words_confirm("Ok", "en"), "too few words to tell");
+        let es = "El ayuntamiento aprobó el presupuesto para las escuelas y los parques de la ciudad con el apoyo del alcalde";
+        assert!(stop_words_confirm(es, "es") && !stop_words_confirm(es, "en"));
+        assert_eq!(
+            detect_language(es, Some("en")),
+            "es",
+            "a clear other language still wins"
+        );
+    }
 }

@@ -5,7 +5,7 @@
 //! on the feed for the operator.
 
 use crate::categorize::categorize;
-use crate::clean::{CleanContext, CleanItem, clean_item, html_to_text};
+use crate::clean::{CleanContext, CleanItem, clean_item_with_text};
 use crate::cluster::{self, Candidate, Signature};
 use crate::demo;
 use crate::fetch::{FetchError, FetchOutcome as Fetched, Fetcher, Validators, read_file_feed};
@@ -68,6 +68,10 @@ pub struct Pipeline {
     /// Bounds how many feeds are parsed and cleaned at once (CPU and memory): a round
     /// of thousands of local files holds only a few bodies in memory.
     cpu: tokio::sync::Semaphore,
+    /// Clustering reads recent items, then stores new ones: two feeds doing that at once
+    /// would not see each other's stories, so this step runs one feed at a time (per
+    /// process; across PostgreSQL servers a rare miss only leaves a story unjoined).
+    clustering: tokio::sync::Mutex<()>,
 }
 
 /// A fetched feed body, or why there is none.
@@ -99,6 +103,7 @@ impl Pipeline {
                     .map_or(2, |n| n.get())
                     .saturating_mul(2),
             ),
+            clustering: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -326,7 +331,7 @@ impl Pipeline {
         };
         let (lang, base_url) = (feed.lang.clone(), base.clone());
         let items = parsed.items;
-        let cleaned: Vec<(CleanItem, Vec<String>, String)> = tokio::task::spawn_blocking(move || {
+        let cleaned: Vec<Cleaned> = tokio::task::spawn_blocking(move || {
             let ctx = CleanContext {
                 base_url: Some(&base_url),
                 language_hint: Some(&lang),
@@ -341,7 +346,7 @@ impl Pipeline {
         }
 
         // Unchanged items stop here: no placing, categorising or clustering again.
-        let identities: Vec<String> = cleaned.iter().map(|(c, _, _)| c.identity.clone()).collect();
+        let identities: Vec<String> = cleaned.iter().map(|c| c.item.identity.clone()).collect();
         let known: HashMap<String, String> = self
             .store
             .known_hashes(feed.media.media_id, &identities)
@@ -351,22 +356,19 @@ impl Pipeline {
             .collect();
         let mut unchanged = Vec::new();
         let mut fresh = Vec::new();
-        for (item, categories, hash) in cleaned {
-            if known.get(&item.identity) == Some(&hash) {
-                unchanged.push(item.identity);
+        for c in cleaned {
+            if known.get(&c.item.identity) == Some(&c.hash) {
+                unchanged.push(c.item.identity);
             } else {
-                fresh.push((item, categories, hash));
+                fresh.push(c);
             }
         }
         let media = feed.media.clone();
-        let records: Vec<NewsRecord> = tokio::task::spawn_blocking(move || {
-            fresh
-                .into_iter()
-                .map(|(c, cats, h)| record(c, &cats, h, &media))
-                .collect()
-        })
-        .await
-        .map_err(|e| format!("placing stopped: {e}"))?;
+        let records: Vec<NewsRecord> =
+            tokio::task::spawn_blocking(move || fresh.into_iter().map(|c| record(c, &media)).collect())
+                .await
+                .map_err(|e| format!("placing stopped: {e}"))?;
+        let _one_at_a_time = self.clustering.lock().await;
         let choices = self.cluster_choices(&records, feed.media.media_id).await?;
         let mut stored = self
             .store
@@ -443,13 +445,21 @@ fn demo_shift(now: i64) -> i64 {
     ((now - demo::BASE_DATE_MS) / hour) * hour
 }
 
-/// Clean every raw item; keep its feed categories and a hash of what would be stored.
-fn clean_all(items: &[RawItem], ctx: &CleanContext<'_>, demo_shift: i64) -> Vec<(CleanItem, Vec<String>, String)> {
+/// A clean item with what the later steps need: its plain text, its feed's own
+/// categories, and a hash of what would be stored.
+struct Cleaned {
+    item: CleanItem,
+    text: String,
+    categories: Vec<String>,
+    hash: String,
+}
+
+fn clean_all(items: &[RawItem], ctx: &CleanContext<'_>, demo_shift: i64) -> Vec<Cleaned> {
     let mut seen = std::collections::HashSet::new();
     items
         .iter()
         .filter_map(|raw| {
-            let mut item = clean_item(raw, ctx)?;
+            let (mut item, text) = clean_item_with_text(raw, ctx)?;
             // The same identity twice in one feed: the first wins.
             if !seen.insert(item.identity.clone()) {
                 return None;
@@ -458,7 +468,12 @@ fn clean_all(items: &[RawItem], ctx: &CleanContext<'_>, demo_shift: i64) -> Vec<
                 localize_demo(&mut item, demo_shift);
             }
             let hash = content_hash(&item);
-            Some((item, raw.categories.clone(), hash))
+            Some(Cleaned {
+                item,
+                text,
+                categories: raw.categories.clone(),
+                hash,
+            })
         })
         .collect()
 }
@@ -511,12 +526,13 @@ fn content_hash(item: &CleanItem) -> String {
 }
 
 /// A clean item placed, categorised and signed, ready to store.
-fn record(
-    item: CleanItem,
-    feed_categories: &[String],
-    content_hash: String,
-    media: &store::content::MediaSource,
-) -> NewsRecord {
+fn record(cleaned: Cleaned, media: &store::content::MediaSource) -> NewsRecord {
+    let Cleaned {
+        item,
+        text: body,
+        categories: feed_categories,
+        hash: content_hash,
+    } = cleaned;
     let area = PublisherArea {
         city: &media.city,
         admin_code: &media.admin_code,
@@ -555,9 +571,9 @@ fn record(
     if !media.country.is_empty() {
         push(PlaceKey::Country(media.country.clone()));
     }
-    let category = categorize(feed_categories, &item.title, &item.summary);
+    let category = categorize(&feed_categories, &item.title, &item.summary);
     let signature = cluster::signature(&item.title, &item.summary, &item.lang).to_bytes();
-    let body_text: String = html_to_text(&item.content).chars().take(INDEX_TEXT_CHARS).collect();
+    let body_text: String = body.chars().take(INDEX_TEXT_CHARS).collect();
     let link = item.link_url.unwrap_or_default();
     NewsRecord {
         identity: item.identity,

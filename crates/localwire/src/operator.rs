@@ -65,7 +65,9 @@ pub async fn feeds_add(store: &Arc<dyn Store>, args: &FeedAddArgs) -> Result<()>
         ..PublisherInput::default()
     };
     let publisher = publishers::to_store(&input).map_err(anyhow::Error::msg)?;
-    let report = store.import_publishers(std::slice::from_ref(&publisher), now_ms()).await?;
+    let report = store
+        .import_publishers(std::slice::from_ref(&publisher), now_ms())
+        .await?;
     if let Some((url, why)) = report.skipped.first() {
         bail!("not added: {url}: {why}");
     }

@@ -2,6 +2,7 @@
 //! description, canonical and hreflang links, Open Graph tags, `<html lang dir>`, and
 //! the first data inlined as JSON (DESIGN "Pages").
 
+pub mod data;
 pub mod locale;
 pub mod routes;
 pub mod shell;
@@ -13,6 +14,7 @@ use crate::state::{AppState, now_ms};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use data::{PageData, absolute_url, news_article_json_ld};
 use domain::locale::{Locale, text_direction};
 use domain::user::AccountType;
 use locale::{PageRequest, Rendering, Resolution, localized_path, resolve};
@@ -148,7 +150,18 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
         );
         return redirect(&to, StatusCode::FOUND);
     }
-    render_page(&state, headers, &rendering, matched.as_ref(), &shown_path(&decoded))
+    let page = match &matched {
+        Some(m) => data::page_data(&state, headers, &rendering, m, req.uri().query(), now_ms()).await,
+        None => PageData::default(),
+    };
+    render_page(
+        &state,
+        headers,
+        &rendering,
+        matched.as_ref(),
+        &shown_path(&decoded),
+        &page,
+    )
 }
 
 fn render_page(
@@ -157,18 +170,34 @@ fn render_page(
     r: &Rendering,
     matched: Option<&RouteMatch>,
     shown: &str,
+    page: &PageData,
 ) -> Response {
     let locale = r.locale;
     let app = t(locale, "App_Name");
     let (status, title, description, error) = match matched {
-        Some(m) => {
-            let title = format!("{} · {app}", t(locale, &m.route.title));
+        Some(_) if page.missing_article => {
+            // A story that does not exist is a real 404 on its own route (issue 4).
+            let message = t(locale, "Missing_Article").to_string();
             (
-                StatusCode::OK,
-                title,
-                t(locale, &m.route.description).to_string(),
-                serde_json::Value::Null,
+                StatusCode::NOT_FOUND,
+                format!("{message} · {app}"),
+                t(locale, "Missing_ArticleHint").to_string(),
+                json!({ "status": 404, "message": message }),
             )
+        }
+        Some(m) => {
+            let name = page
+                .title
+                .as_deref()
+                .filter(|t| !t.trim().is_empty())
+                .unwrap_or_else(|| t(locale, &m.route.title));
+            let title = format!("{name} · {app}");
+            let description = page
+                .description
+                .as_deref()
+                .filter(|d| !d.trim().is_empty())
+                .unwrap_or_else(|| t(locale, &m.route.description));
+            (StatusCode::OK, title, description.to_string(), serde_json::Value::Null)
         }
         None => {
             let message = t_with(locale, "Web_PageNotFound", &[("path", shown)]);
@@ -182,7 +211,11 @@ fn render_page(
         }
     };
     let base = base_url(state, headers);
-    let rest_for_links = if r.rest.len() > 2048 { "/" } else { r.rest.as_str() };
+    let rest_for_links = match &page.canonical_rest {
+        Some(rest) => rest.as_str(),
+        None if r.rest.len() > 2048 => "/",
+        None => r.rest.as_str(),
+    };
     let canonical = format!("{base}{}", localized_path(locale, rest_for_links));
     let mut head = String::with_capacity(2048);
     head.push_str(&format!("<title>{}</title>", escape_html(&title)));
@@ -210,14 +243,20 @@ fn render_page(
     if status != StatusCode::OK || matched.is_some_and(|m| m.route.auth) {
         head.push_str(r#"<meta name="robots" content="noindex">"#);
     }
-    head.push_str(r#"<meta property="og:type" content="website">"#);
+    let article = page.article.as_ref().filter(|_| status == StatusCode::OK);
+    let image = article.and_then(|a| absolute_url(&a.image, &base));
+    head.push_str(if article.is_some() {
+        r#"<meta property="og:type" content="article">"#
+    } else {
+        r#"<meta property="og:type" content="website">"#
+    });
     head.push_str(&format!(
         r#"<meta property="og:site_name" content="{}">"#,
         escape_html(app)
     ));
     head.push_str(&format!(
         r#"<meta property="og:title" content="{}">"#,
-        escape_html(&title)
+        escape_html(article.map_or(title.as_str(), |a| a.title.as_str()))
     ));
     head.push_str(&format!(
         r#"<meta property="og:description" content="{}">"#,
@@ -231,12 +270,39 @@ fn render_page(
         r#"<meta property="og:locale" content="{}">"#,
         locale.og_locale()
     ));
-    head.push_str(r#"<meta name="twitter:card" content="summary">"#);
+    if let Some(image) = &image {
+        head.push_str(&format!(
+            r#"<meta property="og:image" content="{}">"#,
+            escape_html(image)
+        ));
+        head.push_str(r#"<meta name="twitter:card" content="summary_large_image">"#);
+        head.push_str(&format!(
+            r#"<meta name="twitter:image" content="{}">"#,
+            escape_html(image)
+        ));
+    } else {
+        head.push_str(r#"<meta name="twitter:card" content="summary">"#);
+    }
+    if let Some(a) = article {
+        head.push_str(&format!(
+            r#"<meta name="twitter:title" content="{}"><meta name="twitter:description" content="{}">"#,
+            escape_html(&a.title),
+            escape_html(&a.summary)
+        ));
+        head.push_str(&format!(
+            r#"<meta property="article:published_time" content="{}">"#,
+            data::iso8601(a.publish_time_ms)
+        ));
+        // A data block, not a script: the CSP's script-src does not apply to it (D113).
+        head.push_str(r#"<script type="application/ld+json">"#);
+        head.push_str(&script_safe_json(&news_article_json_ld(a, &base, &canonical)));
+        head.push_str("</script>");
+    }
 
     let params: serde_json::Map<String, serde_json::Value> = matched
         .map(|m| m.params.iter().map(|(k, v)| (k.clone(), json!(v))).collect())
         .unwrap_or_default();
-    let payload = json!({
+    let mut payload = json!({
         "route": matched.map(|m| m.route.name.as_str()),
         "status": status.as_u16(),
         "locale": locale.code(),
@@ -247,6 +313,11 @@ fn render_page(
         "error": error,
         "data": null,
     });
+    if status == StatusCode::OK
+        && let Some(fields) = payload.as_object_mut()
+    {
+        data::payload_fields(page, fields);
+    }
     let html = state.shell.render(
         locale.code(),
         text_direction(locale.code()),

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod seed;
+
 use api::{ApiConfig, AppState};
 use domain::signing::request_sign;
 use serde_json::{Value, json};
@@ -15,6 +17,8 @@ pub const SIGN_WORD: &str = "test-word";
 pub struct TestApp {
     pub addr: SocketAddr,
     pub http: reqwest::Client,
+    /// The server's store, for seeding data directly.
+    pub store: Arc<dyn Store>,
 }
 
 pub fn config() -> ApiConfig {
@@ -42,7 +46,7 @@ pub async fn postgres_store() -> Option<Arc<dyn Store>> {
 pub async fn start(store: Arc<dyn Store>, config: ApiConfig) -> TestApp {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
-    let app = api::router(AppState::new(store, config));
+    let app = api::router(AppState::new(store.clone(), config));
     tokio::spawn(async move {
         axum::serve(listener, app).await.expect("serve");
     });
@@ -50,7 +54,7 @@ pub async fn start(store: Arc<dyn Store>, config: ApiConfig) -> TestApp {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .expect("client");
-    TestApp { addr, http }
+    TestApp { addr, http, store }
 }
 
 pub fn nonce() -> String {

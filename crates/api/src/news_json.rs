@@ -1,0 +1,306 @@
+//! The JSON shapes of the read API (docs/api-reading.md "Shapes"): SPEC §3 News item with
+//! flat media fields, Media source, Area; and the opaque page tokens.
+
+use crate::envelope::ApiError;
+use crate::geo_api::bad;
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use domain::locale::Locale;
+use geo::CityId;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use store::content::{After, MediaSource, NewsRow};
+use utoipa::ToSchema;
+
+/// SPEC §3 Area: a city the item is about, named in every language.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct AreaDoc {
+    /// GeoNames id.
+    pub id: i64,
+    pub name: String,
+    /// Keyed by en, es, fr.
+    pub name_map: BTreeMap<&'static str, String>,
+    /// US or CA.
+    pub country: String,
+    /// State or province code.
+    pub admin_code: String,
+}
+
+impl AreaDoc {
+    pub fn for_city(id: i64, lang: Locale) -> Option<AreaDoc> {
+        let city = geo::by_id(CityId(id))?;
+        Some(AreaDoc {
+            id,
+            name: city.display_name(lang).to_string(),
+            name_map: Locale::ALL
+                .iter()
+                .map(|l| (l.code(), city.display_name(*l).to_string()))
+                .collect(),
+            country: city.iso.iso().to_string(),
+            admin_code: city.admin_code.to_string(),
+        })
+    }
+}
+
+/// SPEC §3 News item as the read API answers it. Every string is `""` rather than null.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct NewsItem {
+    pub news_id: i64,
+    pub title: String,
+    pub org_img_url: String,
+    pub img_url: String,
+    pub thumbnail_url: String,
+    pub video_url: String,
+    pub voice_url: String,
+    /// `""` in lists; sanitised HTML (or text) in `news/detail`.
+    pub content: String,
+    /// html or text.
+    pub content_type: String,
+    pub content_total_length: i64,
+    pub description: String,
+    /// At most 300 characters (SPEC §3 summary rule).
+    pub summary: String,
+    pub copyrighted: i32,
+    /// 1 article, 3 video, 4 audio.
+    #[serde(rename = "type")]
+    pub news_type: i32,
+    /// Milliseconds since 1970.
+    pub publish_time: i64,
+    pub link_url: String,
+    pub author: String,
+    /// One of the 13 category ids.
+    pub category_id: String,
+    /// 0 or 1: the story is covered widely right now.
+    pub is_hot: i32,
+    pub hot_word_flag: i32,
+    pub tags: Vec<String>,
+    pub area_list: Vec<AreaDoc>,
+    pub read_count: i64,
+    pub like_count: i64,
+    pub share_count: i64,
+    pub comment_count: i64,
+    pub media_id: i64,
+    pub media_name: String,
+    pub media_icon: String,
+    pub media_home_url: String,
+    pub media_follow: i32,
+    /// Extension: the detected language (en, es, fr).
+    pub lang: String,
+    /// Extension: the story cluster (0 = none).
+    pub cluster_id: i64,
+    /// Extension: items in the cluster (1 = alone).
+    pub cluster_size: i64,
+}
+
+impl NewsItem {
+    /// The API form of a stored row; `now_ms` decides `is_hot`.
+    pub fn from_row(row: NewsRow, lang: Locale, now_ms: i64) -> NewsItem {
+        let cluster = row.cluster;
+        let hot = ingest::cluster::is_hot(
+            usize::try_from(cluster.size).unwrap_or(0),
+            usize::try_from(cluster.media_count).unwrap_or(0),
+            cluster.newest_ms,
+            now_ms,
+        );
+        NewsItem {
+            news_id: row.news_id,
+            title: row.title,
+            org_img_url: row.org_img_url,
+            img_url: row.img_url,
+            thumbnail_url: row.thumbnail_url,
+            video_url: row.video_url,
+            voice_url: row.voice_url,
+            content: row.content,
+            content_type: row.content_type,
+            content_total_length: row.content_total_length,
+            description: row.description,
+            summary: row.summary,
+            copyrighted: 0,
+            news_type: row.news_type,
+            publish_time: row.publish_time_ms,
+            link_url: row.link_url,
+            author: row.author,
+            category_id: row.category_id,
+            is_hot: i32::from(hot),
+            hot_word_flag: 0,
+            tags: row.tags,
+            area_list: row
+                .city_ids
+                .iter()
+                .filter_map(|id| AreaDoc::for_city(*id, lang))
+                .collect(),
+            read_count: row.read_count,
+            like_count: row.like_count,
+            share_count: row.share_count,
+            comment_count: row.comment_count,
+            media_id: row.media_id,
+            media_name: row.media_name,
+            media_icon: row.media_icon,
+            media_home_url: row.media_home_url,
+            media_follow: 0,
+            lang: row.lang,
+            cluster_id: row.cluster_id,
+            cluster_size: cluster.size.max(1),
+        }
+    }
+}
+
+/// SPEC §3 Media source (publisher).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MediaDoc {
+    pub media_id: i64,
+    pub name: String,
+    pub icon_url: String,
+    pub home_url: String,
+    pub about: String,
+    pub contact: String,
+    pub category_id: String,
+    pub category_top_id: String,
+    /// Country (US, CA).
+    pub area1: String,
+    /// State or province code.
+    pub area2: String,
+    /// City name.
+    pub area3: String,
+    /// 0 until following exists.
+    pub follow_status: i32,
+    /// The city's GeoNames id (0 when unknown).
+    pub city_id: i64,
+    pub lang: String,
+    /// Items stored from this publisher.
+    pub item_count: i64,
+}
+
+impl From<MediaSource> for MediaDoc {
+    fn from(m: MediaSource) -> MediaDoc {
+        MediaDoc {
+            media_id: m.media_id,
+            name: m.name,
+            icon_url: m.icon_url,
+            home_url: m.home_url,
+            about: m.about,
+            contact: m.contact,
+            category_id: m.category_id,
+            category_top_id: m.category_top_id,
+            area1: m.country,
+            area2: m.admin_code,
+            area3: m.city,
+            follow_status: 0,
+            city_id: m.city_id,
+            lang: m.lang,
+            item_count: m.item_count,
+        }
+    }
+}
+
+/// Where the next page starts. Opaque to clients: base64url of a short text form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageToken {
+    /// Newest-first lists: the last item consumed, and for `local` the scope in use.
+    Keyset { scope: char, after: After },
+    /// Ranked lists (top, search): how many rows were consumed.
+    Offset(i64),
+}
+
+/// Scope letters in keyset tokens; `k` for lists without a scope.
+pub const PLAIN: char = 'k';
+
+/// Largest offset a ranked list pages to.
+pub const MAX_OFFSET: i64 = 10_000;
+
+impl PageToken {
+    pub fn encode(self) -> String {
+        let text = match self {
+            PageToken::Keyset { scope, after } => format!("{scope}{}.{}", after.publish_time_ms, after.news_id),
+            PageToken::Offset(n) => format!("o{n}"),
+        };
+        URL_SAFE_NO_PAD.encode(text)
+    }
+
+    /// A token from a previous page, or a 400 naming `page_token`.
+    pub fn decode(raw: &str) -> Result<PageToken, ApiError> {
+        let invalid = || bad("page_token", "is not a token from a previous page.");
+        if raw.len() > 64 {
+            return Err(invalid());
+        }
+        let bytes = URL_SAFE_NO_PAD.decode(raw).map_err(|_| invalid())?;
+        let text = String::from_utf8(bytes).map_err(|_| invalid())?;
+        let mut chars = text.chars();
+        let kind = chars.next().ok_or_else(invalid)?;
+        let rest = chars.as_str();
+        let number = |s: &str| -> Result<i64, ApiError> {
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+                return Err(invalid());
+            }
+            s.parse::<i64>().map_err(|_| invalid())
+        };
+        if kind == 'o' {
+            let n = number(rest)?;
+            return if (0..=MAX_OFFSET).contains(&n) {
+                Ok(PageToken::Offset(n))
+            } else {
+                Err(invalid())
+            };
+        }
+        let (time, id) = rest.split_once('.').ok_or_else(invalid)?;
+        let after = After {
+            publish_time_ms: number(time)?,
+            news_id: number(id)?,
+        };
+        if after.news_id <= 0 {
+            return Err(invalid());
+        }
+        Ok(PageToken::Keyset { scope: kind, after })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_round_trip_and_are_opaque() {
+        for t in [
+            PageToken::Offset(40),
+            PageToken::Keyset {
+                scope: 'n',
+                after: After {
+                    publish_time_ms: 1_763_640_000_000,
+                    news_id: 1042,
+                },
+            },
+            PageToken::Keyset {
+                scope: PLAIN,
+                after: After {
+                    publish_time_ms: -5,
+                    news_id: 1,
+                },
+            },
+        ] {
+            let s = t.encode();
+            assert!(
+                s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'),
+                "{s}"
+            );
+            assert_eq!(PageToken::decode(&s).unwrap(), t);
+        }
+    }
+
+    #[test]
+    fn malformed_tokens_are_refused() {
+        for raw in [
+            "",
+            "!!",
+            "abc",
+            &URL_SAFE_NO_PAD.encode("o-1"),
+            &URL_SAFE_NO_PAD.encode("k12"),
+            &URL_SAFE_NO_PAD.encode("k1.0"),
+            &URL_SAFE_NO_PAD.encode("k1.x"),
+            &URL_SAFE_NO_PAD.encode("o99999999"),
+            &"A".repeat(100),
+        ] {
+            let err = PageToken::decode(raw).unwrap_err();
+            assert!(err.to_string().contains("page_token"), "{raw}");
+        }
+    }
+}

@@ -1,0 +1,525 @@
+//! Each reading route's first data, inlined in the page (docs/api-reading.md "Inline
+//! payload", D101): the same plain functions the API calls run, with the parameters the
+//! SPA will send, so `data` is exactly what `GET {path}?{params}` answers. Article and
+//! share pages also get their story's title, description, image and NewsArticle data.
+
+use super::cookie;
+use super::locale::{Rendering, query_value};
+use super::routes::RouteMatch;
+use crate::envelope::ApiError;
+use crate::geo_api::Params;
+use crate::i18n::t_with;
+use crate::news_api;
+use crate::state::AppState;
+use axum::http::HeaderMap;
+use domain::geo::Country;
+use domain::locale::Locale;
+use geo::CityId;
+use serde_json::{Map, Value, json};
+
+pub const FEED: &str = "/api/news/feed";
+pub const DETAIL: &str = "/api/news/detail";
+pub const CATEGORIES: &str = "/api/news/categories";
+pub const SEARCH_NEWS: &str = "/api/search/news";
+pub const SEARCH_MEDIA: &str = "/api/search/media";
+
+/// Stories in each of the home's local and top sections (web `HOME_SECTION_SIZE`).
+const HOME_SECTION_SIZE: &str = "7";
+
+/// One API call of a screen: its path and the parameters the server used.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub path: &'static str,
+    pub params: Vec<(String, String)>,
+}
+
+impl Call {
+    fn new(path: &'static str, params: &[(&str, String)]) -> Call {
+        Call {
+            path,
+            params: params
+                .iter()
+                .filter(|(_, v)| !v.is_empty())
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        }
+    }
+
+    fn query_json(&self) -> Value {
+        let params: Map<String, Value> = self
+            .params
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect();
+        json!({ "path": self.path, "params": params })
+    }
+}
+
+/// The story an article or share page is about, for its meta and JSON-LD.
+#[derive(Debug, Clone, Default)]
+pub struct Article {
+    pub news_id: i64,
+    pub title: String,
+    pub summary: String,
+    /// §3 main image (original, else img_url), as the feed gave it.
+    pub image: String,
+    pub publish_time_ms: i64,
+    pub author: String,
+    pub publisher: String,
+    pub publisher_url: String,
+    pub publisher_icon: String,
+    pub link_url: String,
+    pub lang: String,
+}
+
+/// What a route adds to its page.
+#[derive(Debug, Default)]
+pub struct PageData {
+    /// `{query, data}` of the main call, and the screen's other calls.
+    pub main: Option<(Call, Value)>,
+    pub extra: Vec<(Call, Value)>,
+    /// The thing the page is about (a publisher's name, a story's title), for `<title>`.
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub article: Option<Article>,
+    /// The page names a story that does not exist: a real 404.
+    pub missing_article: bool,
+    /// A canonical path other than the page's own (a share page's article).
+    pub canonical_rest: Option<String>,
+}
+
+/// Run one call as the API would.
+pub async fn run(state: &AppState, call: &Call, now: i64) -> Result<Value, ApiError> {
+    let params = Params::from_pairs(call.params.clone());
+    let value = match call.path {
+        FEED => serde_json::to_value(news_api::feed(state, &params, now).await?),
+        DETAIL => serde_json::to_value(news_api::detail(state, &params, now).await?),
+        CATEGORIES => serde_json::to_value(news_api::categories(&params)?),
+        SEARCH_NEWS => serde_json::to_value(news_api::search_news(state, &params, now).await?),
+        SEARCH_MEDIA => serde_json::to_value(news_api::search_media(state, &params).await?),
+        other => return Err(ApiError::Internal(format!("no inline call for {other}"))),
+    };
+    value.map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+async fn answered(state: &AppState, call: Call, now: i64) -> Option<(Call, Value)> {
+    match run(state, &call, now).await {
+        Ok(data) => Some((call, data)),
+        Err(ApiError::Internal(cause)) => {
+            tracing::warn!(%cause, path = call.path, "inline payload call failed");
+            None
+        }
+        // A 400 or 404: the screen asks itself and shows its own state.
+        Err(_) => None,
+    }
+}
+
+/// The reader's country as the SPA will see it: `c` when applied, else the `iso` app
+/// setting, else the page's.
+fn reader_country(r: &Rendering, headers: &HeaderMap) -> Country {
+    if r.applied_c.is_some() {
+        return r.country;
+    }
+    cookie(headers, "iso").and_then(Country::from_iso).unwrap_or(r.country)
+}
+
+/// The reader's city from the `cityId` app setting, when it is a real city.
+fn reader_city(headers: &HeaderMap) -> Option<i64> {
+    let id = cookie(headers, "cityId")?.parse::<i64>().ok()?;
+    geo::by_id(CityId(id)).map(|c| c.id.0)
+}
+
+/// `/local/4140963`, `/local/washington-dc-4140963` → 4140963; a bare name is looked up
+/// in the gazetteer (first hit), as the SPA does (D105).
+fn city_from_slug(slug: &str, lang: Locale) -> Option<i64> {
+    let slug = slug.trim();
+    let digits: String = slug.chars().rev().take_while(|c| c.is_ascii_digit()).collect();
+    let before = slug.len() - digits.len();
+    if !digits.is_empty() && (before == 0 || slug[..before].ends_with(['-', '_'])) {
+        return digits.chars().rev().collect::<String>().parse().ok();
+    }
+    let name = slug.replace(['-', '_'], " ");
+    let name = name.trim();
+    if name.is_empty() {
+        return None;
+    }
+    geo::search(name, None, lang, 1).first().map(|h| h.city.id.0)
+}
+
+/// `/share/1042`, `/share/article/1042`, `/share/1042-council-votes` → 1042 (D105): the
+/// first number that is a whole path segment or starts one before `-`, `/` or `.`.
+pub fn shared_news_id(path: &str) -> Option<i64> {
+    for segment in path.split('/') {
+        let digits: String = segment.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let rest = &segment[digits.len()..];
+        if !digits.is_empty() && (rest.is_empty() || rest.starts_with(['-', '.'])) {
+            return digits.parse().ok();
+        }
+    }
+    None
+}
+
+fn param<'a>(m: &'a RouteMatch, name: &str) -> &'a str {
+    m.params.iter().find(|(k, _)| k == name).map_or("", |(_, v)| v.as_str())
+}
+
+fn text(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_string()
+}
+
+fn article_of(data: &Value) -> Article {
+    let news = &data["news"];
+    Article {
+        news_id: news["news_id"].as_i64().unwrap_or_default(),
+        title: text(&news["title"]),
+        summary: text(&news["summary"]),
+        image: [text(&news["org_img_url"]), text(&news["img_url"])]
+            .into_iter()
+            .find(|u| !u.is_empty())
+            .unwrap_or_default(),
+        publish_time_ms: news["publish_time"].as_i64().unwrap_or_default(),
+        author: text(&news["author"]),
+        publisher: text(&news["media_name"]),
+        publisher_url: text(&news["media_home_url"]),
+        publisher_icon: text(&news["media_icon"]),
+        link_url: text(&news["link_url"]),
+        lang: text(&news["lang"]),
+    }
+}
+
+/// The story page for `news_id` (None: not a story id at all).
+async fn story(state: &AppState, news_id: Option<i64>, now: i64) -> PageData {
+    let missing = PageData {
+        missing_article: true,
+        ..PageData::default()
+    };
+    let Some(id) = news_id.filter(|id| *id > 0) else {
+        return missing;
+    };
+    let call = Call::new(DETAIL, &[("news_id", id.to_string())]);
+    match run(state, &call, now).await {
+        Ok(data) => {
+            let article = article_of(&data);
+            PageData {
+                title: Some(article.title.clone()),
+                description: Some(article.summary.clone()),
+                article: Some(article),
+                main: Some((call, data)),
+                ..PageData::default()
+            }
+        }
+        Err(ApiError::NotFound) | Err(ApiError::BadRequest(_)) => missing,
+        Err(e) => {
+            tracing::warn!(error = %e, "inline payload: news detail failed");
+            PageData::default()
+        }
+    }
+}
+
+fn feed_call(channel: &str, more: &[(&str, String)]) -> Call {
+    let mut params = vec![("channel", channel.to_string())];
+    params.extend(more.iter().cloned());
+    Call::new(FEED, &params)
+}
+
+/// A page with one feed and, for the reader's feeds, the category tabs.
+async fn feed_page(state: &AppState, call: Call, categories: Option<Call>, now: i64) -> PageData {
+    let mut page = PageData {
+        main: answered(state, call, now).await,
+        ..PageData::default()
+    };
+    if let Some(c) = categories
+        && let Some(done) = answered(state, c, now).await
+    {
+        page.extra.push(done);
+    }
+    page
+}
+
+/// The first data of the page of route `m`.
+pub async fn page_data(
+    state: &AppState,
+    headers: &HeaderMap,
+    r: &Rendering,
+    m: &RouteMatch,
+    query: Option<&str>,
+    now: i64,
+) -> PageData {
+    let locale = r.locale;
+    let lang = locale.code().to_string();
+    let country = reader_country(r, headers).iso().to_string();
+    let scoped = |more: &[(&'static str, String)]| -> Vec<(&'static str, String)> {
+        let mut p = more.to_vec();
+        p.push(("lang", lang.clone()));
+        p.push(("country", country.clone()));
+        p
+    };
+    let categories = || Call::new(CATEGORIES, &[("lang", lang.clone())]);
+    let q = |name: &str| query.and_then(|q| query_value(q, name)).unwrap_or_default();
+    match m.route.name.as_str() {
+        "home" => {
+            let city = reader_city(headers).map(|id| id.to_string()).unwrap_or_default();
+            let local = feed_call(
+                "local",
+                &scoped(&[("city_id", city), ("size", HOME_SECTION_SIZE.into())]),
+            );
+            let mut page = feed_page(state, local, None, now).await;
+            let top = feed_call("top", &scoped(&[("size", HOME_SECTION_SIZE.into())]));
+            let latest = feed_call("latest", &scoped(&[]));
+            for call in [top, latest, categories()] {
+                if let Some(done) = answered(state, call, now).await {
+                    page.extra.push(done);
+                }
+            }
+            page
+        }
+        "local" => {
+            let city = reader_city(headers).map(|id| id.to_string()).unwrap_or_default();
+            feed_page(state, feed_call("local", &scoped(&[("city_id", city)])), None, now).await
+        }
+        "local-city" => {
+            let Some(id) = city_from_slug(param(m, "local"), locale) else {
+                return PageData::default();
+            };
+            let mut page = feed_page(
+                state,
+                feed_call("local", &scoped(&[("city_id", id.to_string())])),
+                None,
+                now,
+            )
+            .await;
+            if let Some(city) = geo::by_id(CityId(id)) {
+                page.title = Some(t_with(locale, "Local_CityTitle", &[("city", &city.city_show(locale))]));
+            }
+            page
+        }
+        "latest" => feed_page(state, feed_call("latest", &scoped(&[])), Some(categories()), now).await,
+        "top-news" => feed_page(state, feed_call("top", &scoped(&[])), Some(categories()), now).await,
+        "category" => {
+            let category = param(m, "category");
+            let Some(name) = news_api::category_name(category, locale) else {
+                return PageData::default();
+            };
+            let call = feed_call("category", &scoped(&[("category", category.to_string())]));
+            let mut page = feed_page(state, call, Some(categories()), now).await;
+            page.title = Some(name.to_string());
+            page
+        }
+        "location" => {
+            let call = feed_call("location", &[("location", param(m, "location").to_string())]);
+            let mut page = feed_page(state, call, None, now).await;
+            if let Some((_, data)) = &page.main {
+                page.title = data["context"]["area"]["name"].as_str().map(str::to_string);
+            }
+            page
+        }
+        "media" => {
+            let call = feed_call("media", &[("media_id", param(m, "media").to_string())]);
+            let mut page = feed_page(state, call, None, now).await;
+            if let Some((_, data)) = &page.main {
+                let media = &data["context"]["media"];
+                page.title = media["name"].as_str().map(str::to_string);
+                page.description = media["about"].as_str().filter(|s| !s.is_empty()).map(str::to_string);
+            }
+            page
+        }
+        "special" => {
+            let call = feed_call("special", &[("special", param(m, "special").to_string())]);
+            let mut page = feed_page(state, call, None, now).await;
+            if let Some((_, data)) = &page.main {
+                let special = &data["context"]["special"];
+                page.title = special["title"].as_str().map(str::to_string);
+                page.description = special["description"]
+                    .as_str()
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string);
+            }
+            page
+        }
+        "article" => {
+            let id = param(m, "id");
+            let id = (id.len() <= 18 && id.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| id.parse().ok())
+                .flatten();
+            story(state, id, now).await
+        }
+        "share" => {
+            let id = shared_news_id(param(m, "path"));
+            let mut page = story(state, id, now).await;
+            if let Some(id) = id.filter(|_| page.article.is_some()) {
+                page.canonical_rest = Some(format!("/article/{id}"));
+            }
+            page
+        }
+        "search-news" => {
+            let text = q("q");
+            // `time` becomes a `since` the SPA computes from its own clock: not guessable.
+            if text.trim().is_empty() || !q("time").is_empty() {
+                return PageData::default();
+            }
+            let call = Call::new(
+                SEARCH_NEWS,
+                &[
+                    ("q", text.trim().to_string()),
+                    ("country", country.clone()),
+                    ("city_id", q("city_id")),
+                    ("category", q("category")),
+                ],
+            );
+            feed_page(state, call, None, now).await
+        }
+        "search-media" => {
+            let text = q("q");
+            if text.trim().is_empty() {
+                return PageData::default();
+            }
+            feed_page(
+                state,
+                Call::new(SEARCH_MEDIA, &[("q", text.trim().to_string())]),
+                None,
+                now,
+            )
+            .await
+        }
+        _ => PageData::default(),
+    }
+}
+
+/// The payload entries: `query` + `data` of the main call, and `extra`.
+pub fn payload_fields(page: &PageData, payload: &mut Map<String, Value>) {
+    if let Some((call, data)) = &page.main {
+        payload.insert("query".into(), call.query_json());
+        payload.insert("data".into(), data.clone());
+    }
+    if !page.extra.is_empty() {
+        let extra: Vec<Value> = page
+            .extra
+            .iter()
+            .map(|(call, data)| json!({ "query": call.query_json(), "data": data }))
+            .collect();
+        payload.insert("extra".into(), Value::Array(extra));
+    }
+}
+
+/// An absolute URL for a page's meta: kept when absolute, joined to `base` when it is a
+/// path on this server (`/demo/media/…`), else `None`.
+pub fn absolute_url(url: &str, base: &str) -> Option<String> {
+    let url = url.trim();
+    if url.starts_with("https://") || url.starts_with("http://") {
+        Some(url.to_string())
+    } else if let Some(rest) = url.strip_prefix("//") {
+        Some(format!("https://{rest}"))
+    } else if url.starts_with('/') {
+        Some(format!("{base}{url}"))
+    } else {
+        None
+    }
+}
+
+/// ISO-8601 UTC (`2026-11-20T12:00:00Z`) of a time in milliseconds.
+pub fn iso8601(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// schema.org NewsArticle for a story page.
+pub fn news_article_json_ld(a: &Article, base: &str, canonical: &str) -> Value {
+    let mut ld = Map::new();
+    ld.insert("@context".into(), json!("https://schema.org"));
+    ld.insert("@type".into(), json!("NewsArticle"));
+    ld.insert("headline".into(), json!(a.title));
+    if !a.summary.is_empty() {
+        ld.insert("description".into(), json!(a.summary));
+    }
+    ld.insert("datePublished".into(), json!(iso8601(a.publish_time_ms)));
+    if let Some(image) = absolute_url(&a.image, base) {
+        ld.insert("image".into(), json!([image]));
+    }
+    let publisher_url = absolute_url(&a.publisher_url, base);
+    let author = if a.author.trim().is_empty() {
+        let mut org = json!({ "@type": "Organization", "name": a.publisher });
+        if let Some(url) = &publisher_url {
+            org["url"] = json!(url);
+        }
+        org
+    } else {
+        json!({ "@type": "Person", "name": a.author })
+    };
+    ld.insert("author".into(), json!([author]));
+    let mut publisher = json!({ "@type": "Organization", "name": a.publisher });
+    if let Some(logo) = absolute_url(&a.publisher_icon, base) {
+        publisher["logo"] = json!({ "@type": "ImageObject", "url": logo });
+    }
+    ld.insert("publisher".into(), publisher);
+    ld.insert("mainEntityOfPage".into(), json!(canonical));
+    ld.insert("url".into(), json!(canonical));
+    if let Some(link) = absolute_url(&a.link_url, base) {
+        ld.insert("isBasedOn".into(), json!(link));
+    }
+    if !a.lang.is_empty() {
+        ld.insert("inLanguage".into(), json!(a.lang));
+    }
+    Value::Object(ld)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso8601_of_milliseconds() {
+        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso8601(1_795_176_000_000), "2026-11-20T12:00:00Z");
+        assert_eq!(iso8601(951_782_400_000), "2000-02-29T00:00:00Z");
+        assert_eq!(iso8601(-1000), "1969-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn d105_shared_paths_name_the_first_number() {
+        assert_eq!(shared_news_id("1042"), Some(1042));
+        assert_eq!(shared_news_id("article/1042"), Some(1042));
+        assert_eq!(shared_news_id("1042-council-votes"), Some(1042));
+        assert_eq!(shared_news_id("news/abc"), None);
+        assert_eq!(shared_news_id("a1042"), None);
+    }
+
+    #[test]
+    fn d105_local_slugs_end_in_a_city_id_or_name_one() {
+        assert_eq!(city_from_slug("4140963", Locale::En), Some(4140963));
+        assert_eq!(city_from_slug("washington-dc-4140963", Locale::En), Some(4140963));
+        assert!(city_from_slug("ottawa", Locale::En).is_some());
+        assert_eq!(city_from_slug("", Locale::En), None);
+    }
+
+    #[test]
+    fn meta_urls_become_absolute() {
+        let base = "https://news.example";
+        assert_eq!(
+            absolute_url("/demo/media/a.jpg", base).as_deref(),
+            Some("https://news.example/demo/media/a.jpg")
+        );
+        assert_eq!(
+            absolute_url("https://x/a.jpg", base).as_deref(),
+            Some("https://x/a.jpg")
+        );
+        assert_eq!(absolute_url("//cdn/a.jpg", base).as_deref(), Some("https://cdn/a.jpg"));
+        assert_eq!(absolute_url("", base), None);
+        assert_eq!(absolute_url("javascript:alert(1)", base), None);
+    }
+}
