@@ -34,7 +34,7 @@ pub const SAME_STORY: f32 = 0.24;
 /// Two items from the same publisher need this much: a paper's follow-up joins its own
 /// story only when it is plainly the same, so a busy outlet cannot chain its own
 /// unrelated local items into one cluster.
-pub const SAME_PUBLISHER: f32 = 0.45;
+pub const SAME_PUBLISHER: f32 = 0.8;
 /// Candidates further apart in publish time than this are never the same story.
 pub const WINDOW_MS: i64 = 72 * 3_600_000;
 
