@@ -48,6 +48,24 @@ macro_rules! before {
     };
 }
 
+/// A newest-first list over items with one extra condition (binds as [`filters`] and
+/// [`before`], the limit as 5, the condition's value as 6).
+macro_rules! newest_items {
+    ($condition:literal) => {
+        concat!(
+            "SELECT ",
+            news_columns!("''"),
+            news_from!(),
+            "WHERE",
+            filters!(),
+            "AND",
+            before!("n.publish_time", "n.news_id"),
+            $condition,
+            " ORDER BY n.publish_time DESC, n.news_id DESC LIMIT $5"
+        )
+    };
+}
+
 macro_rules! media_columns {
     () => {
         "m.media_id, m.slug, m.name, m.icon_url, m.home_url, m.about, m.contact, m.category_id, m.category_top_id, \
@@ -662,46 +680,10 @@ impl ContentStore for PgStore {
     ) -> Result<Vec<NewsRow>> {
         let (t, id) = after.map_or((i64::MAX, i64::MAX), |a| (a.publish_time_ms, a.news_id));
         let query = match listing {
-            Listing::Latest => sqlx::query(concat!(
-                "SELECT ",
-                news_columns!("''"),
-                news_from!(),
-                "WHERE",
-                filters!(),
-                "AND",
-                before!("n.publish_time", "n.news_id"),
-                "ORDER BY n.publish_time DESC, n.news_id DESC LIMIT $5"
-            )),
-            Listing::Category(_) => sqlx::query(concat!(
-                "SELECT ",
-                news_columns!("''"),
-                news_from!(),
-                "WHERE",
-                filters!(),
-                "AND",
-                before!("n.publish_time", "n.news_id"),
-                "AND n.category_id = $6 ORDER BY n.publish_time DESC, n.news_id DESC LIMIT $5"
-            )),
-            Listing::Media(_) => sqlx::query(concat!(
-                "SELECT ",
-                news_columns!("''"),
-                news_from!(),
-                "WHERE",
-                filters!(),
-                "AND",
-                before!("n.publish_time", "n.news_id"),
-                "AND n.media_id = $6 ORDER BY n.publish_time DESC, n.news_id DESC LIMIT $5"
-            )),
-            Listing::Ids(_) => sqlx::query(concat!(
-                "SELECT ",
-                news_columns!("''"),
-                news_from!(),
-                "WHERE",
-                filters!(),
-                "AND",
-                before!("n.publish_time", "n.news_id"),
-                "AND n.news_id = ANY($6) ORDER BY n.publish_time DESC, n.news_id DESC LIMIT $5"
-            )),
+            Listing::Latest => sqlx::query(newest_items!("")),
+            Listing::Category(_) => sqlx::query(newest_items!(" AND n.category_id = $6")),
+            Listing::Media(_) => sqlx::query(newest_items!(" AND n.media_id = $6")),
+            Listing::Ids(_) => sqlx::query(newest_items!(" AND n.news_id = ANY($6)")),
             Listing::Places(_) => sqlx::query(concat!(
                 "SELECT ",
                 news_columns!("''"),
