@@ -39,12 +39,17 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Starts `localwire serve` and waits for GET /healthz to answer 200 (at most 60 s). */
-export async function startServer() {
+/**
+ * Starts `localwire serve` (with `demo: true`, `serve --demo`: the built-in demo corpus is
+ * ingested before it listens) and waits for GET /healthz to answer 200 (at most 60 s).
+ */
+export async function startServer({ demo = false } = {}) {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'localwire-e2e-'));
   const output = [];
-  const child = spawn(binary, ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir], {
+  const args = ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir];
+  if (demo) args.push('--demo');
+  const child = spawn(binary, args, {
     env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn' },
   });
   child.stdout.on('data', (chunk) => output.push(chunk));

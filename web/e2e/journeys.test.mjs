@@ -181,7 +181,7 @@ describe('Localwire in a browser', { skip }, () => {
         await page.goto(`${server.url}/`);
         await page.getByRole('heading', { level: 1, name: 'Local news near you' }).waitFor();
         await waitForCookie(context, 'inited');
-        await page.getByText('Washington, DC').waitFor();
+        await page.getByRole('button', { name: /^Your city: Washington, DC/ }).waitFor();
         // No horizontal overflow at either width.
         const overflow = await page.evaluate(
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

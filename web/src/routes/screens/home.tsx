@@ -65,7 +65,7 @@ export default function Home() {
           title={city ? t('Section_Local', { city }) : t('Section_LocalNoCity')}
           more={{ to: localizePath(locale, '/local'), label: t('Home_MoreLocal') }}
         >
-          <ScopeNote context={local.data?.pages[0]?.context} fallbackCity={city} />
+          <ScopeNote context={local.data?.pages[0]?.context} city={city} />
           <NewsFeed query={local} limit={HOME_SECTION_SIZE} leadFirst empty={<NoStories />} />
         </FeedSection>
         <FeedSection

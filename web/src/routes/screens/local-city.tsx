@@ -58,7 +58,7 @@ export default function LocalCity() {
         {lookup.isError && (
           <ErrorState error={lookup.error} onRetry={() => void lookup.refetch()} />
         )}
-        <ScopeNote context={context} fallbackCity={city} />
+        <ScopeNote context={context} city={city} />
         <NewsFeed query={feed} leadFirst empty={<NoStories />} />
       </FeedSection>
     </Screen>

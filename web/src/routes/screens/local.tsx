@@ -29,7 +29,7 @@ export default function Local() {
         </button>
       </p>
       <FeedSection title={city ? t('Section_Local', { city }) : t('Section_LocalNoCity')}>
-        <ScopeNote context={context} fallbackCity={city} />
+        <ScopeNote context={context} city={city} />
         <NewsFeed query={feed} leadFirst empty={<NoStories />} />
       </FeedSection>
     </Screen>

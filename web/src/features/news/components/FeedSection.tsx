@@ -33,18 +33,18 @@ export function FeedSection({
   );
 }
 
-/** Says when a quiet city's feed was widened (docs/api-reading.md, local context.scope). */
-export function ScopeNote({
-  context,
-  fallbackCity,
-}: {
-  context?: FeedContext;
-  fallbackCity: string;
-}) {
+/**
+ * Says when a quiet city's feed was widened (docs/api-reading.md, local context.scope).
+ * `city` is the label the screen already shows for the city (the section title), so the
+ * note names it the same way; the feed context's own name is used only without one (the
+ * gazetteer's "Washington D. C., DC" beside a title saying "Washington, DC" reads as two
+ * places).
+ */
+export function ScopeNote({ context, city: label }: { context?: FeedContext; city: string }) {
   const { t } = useTranslation();
   const scope = context?.scope;
   if (!scope || scope === 'city') return null;
-  const city = context.city?.city_show || context.city?.name || fallbackCity;
+  const city = label || context.city?.city_show || context.city?.name || '';
   const area = context.area_name || city;
   const text =
     scope === 'nearby'
