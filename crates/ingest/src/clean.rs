@@ -648,6 +648,24 @@ pub fn cut_on_word(text: &str, max: usize) -> String {
 }
 
 /// SPEC §3 summary rule.
+/// Sanitised HTML without its `<figcaption>` elements (captions name the photographer or
+/// the picture, not the story).
+fn without_captions(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find("<figcaption") {
+        out.push_str(&rest[..start]);
+        match rest[start..].find("</figcaption>") {
+            Some(end) => rest = &rest[start + end + "</figcaption>".len()..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 pub fn summary_of(content_text: &str) -> String {
     cut_on_word(&collapse_whitespace(content_text), SUMMARY_MAX_CHARS)
 }
@@ -774,10 +792,14 @@ pub fn clean_item_with_text(raw: &RawItem, ctx: &CleanContext<'_>) -> Option<(Cl
     let content = sanitize_html(content_source, base);
     let content_text = sanitized_html_text(&content);
     let description = raw.summary_html.as_deref().map(html_to_text).unwrap_or_default();
+    // A summary reads the story, not its image captions.
+    let uncaptioned = content
+        .contains("<figcaption")
+        .then(|| sanitized_html_text(&without_captions(&content)));
     let summary_source = if content_text.is_empty() {
         description.as_str()
     } else {
-        content_text.as_str()
+        uncaptioned.as_deref().unwrap_or(content_text.as_str())
     };
     // Already collapsed: `summary_of` without collapsing again.
     let summary = cut_on_word(summary_source, SUMMARY_MAX_CHARS);
@@ -836,6 +858,17 @@ pub fn clean_item_with_text(raw: &RawItem, ctx: &CleanContext<'_>) -> Option<(Cl
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn spec_3_summary_leaves_out_image_captions() {
+        assert_eq!(
+            super::without_captions(
+                "<p>A</p><figure><img src=\"x\"><figcaption>Photo: Ledger</figcaption></figure><p>B</p>"
+            ),
+            "<p>A</p><figure><img src=\"x\"></figure><p>B</p>"
+        );
+        assert_eq!(super::without_captions("<figcaption>open"), "");
+    }
+
     use super::*;
 
     #[test]
