@@ -292,6 +292,22 @@ pub struct Candidate {
     pub media_id: i64,
     pub publish_time_ms: i64,
     pub signature: Signature,
+    /// GeoNames ids of the cities the item is about (its area_list); may be empty.
+    pub cities: Vec<i64>,
+}
+
+/// Two items placed in different states or provinces are different stories, however
+/// alike their words: "Miami school board debates later start times" and "Boston school
+/// board debates later start times" share everything but the place. Items without places
+/// never conflict.
+pub fn places_conflict(a: &[i64], b: &[i64]) -> bool {
+    if a.is_empty() || b.is_empty() {
+        return false;
+    }
+    let region = |id: &i64| geo::by_id(geo::CityId(*id)).map(|c| (c.iso, c.admin_code));
+    let ra: Vec<_> = a.iter().filter_map(region).collect();
+    let rb: Vec<_> = b.iter().filter_map(region).collect();
+    !ra.is_empty() && !rb.is_empty() && !ra.iter().any(|r| rb.contains(r))
 }
 
 /// The thresholds [`assign`] applies; [`Rules::default`] holds the documented constants.
@@ -327,7 +343,19 @@ impl Default for Rules {
 /// candidate (ties: the smaller, i.e. older, cluster id), single-link style; clusters
 /// never merge later, so an item's cluster id is stable once stored.
 pub fn assign(new: &Signature, media_id: i64, publish_time_ms: i64, candidates: &[Candidate]) -> Option<i64> {
-    Rules::default().assign(new, media_id, publish_time_ms, candidates)
+    Rules::default().assign(new, media_id, publish_time_ms, &[], candidates)
+}
+
+/// [`assign`] for an item placed in `cities`: candidates placed in other states or
+/// provinces are skipped ([`places_conflict`]).
+pub fn assign_placed(
+    new: &Signature,
+    media_id: i64,
+    publish_time_ms: i64,
+    cities: &[i64],
+    candidates: &[Candidate],
+) -> Option<i64> {
+    Rules::default().assign(new, media_id, publish_time_ms, cities, candidates)
 }
 
 impl Rules {
@@ -337,6 +365,7 @@ impl Rules {
         new: &Signature,
         media_id: i64,
         publish_time_ms: i64,
+        cities: &[i64],
         candidates: &[Candidate],
     ) -> Option<i64> {
         let in_window = |c: &&Candidate| (c.publish_time_ms - publish_time_ms).abs() <= self.window_ms;
@@ -357,6 +386,9 @@ impl Rules {
         };
         let mut best: Option<(f32, i64)> = None;
         for c in candidates.iter().filter(in_window) {
+            if places_conflict(cities, &c.cities) {
+                continue;
+            }
             let o = overlap(new, &c.signature, discount);
             let bar = if c.media_id == media_id {
                 self.same_publisher
@@ -810,7 +842,30 @@ mod tests {
             media_id,
             publish_time_ms: t,
             signature: s.clone(),
+            cities: Vec::new(),
         }
+    }
+
+    #[test]
+    fn items_placed_in_different_states_are_different_stories() {
+        let a = signature(
+            "Miami school board debates later start times",
+            "The board heard two hours.",
+            "en",
+        );
+        let b = signature(
+            "Boston school board debates later start times",
+            "The board heard two hours.",
+            "en",
+        );
+        let miami = 4164138;
+        let boston = 4930956;
+        let mut c = cand(1, 7, 1, 0, &a);
+        c.cities = vec![miami];
+        assert!(places_conflict(&[boston], &[miami]));
+        assert!(!places_conflict(&[boston], &[]), "an unplaced item never conflicts");
+        assert_eq!(assign_placed(&b, 2, 0, &[boston], std::slice::from_ref(&c)), None);
+        assert_eq!(assign_placed(&b, 2, 0, &[miami], &[c]), Some(7));
     }
 
     fn story() -> (Signature, Signature) {

@@ -369,7 +369,9 @@ impl Pipeline {
                 .await
                 .map_err(|e| format!("placing stopped: {e}"))?;
         let _one_at_a_time = self.clustering.lock().await;
-        let choices = self.cluster_choices(&records, feed.media.media_id).await?;
+        let choices = self
+            .cluster_choices(&records, feed.media.media_id, feed.media.city_id)
+            .await?;
         let mut stored = self
             .store
             .upsert_items(feed.feed_id, feed.media.media_id, &records, &choices, now)
@@ -381,7 +383,12 @@ impl Pipeline {
 
     /// Which story each new record joins: a stored cluster, an earlier record of this
     /// batch, or a story of its own.
-    async fn cluster_choices(&self, records: &[NewsRecord], media_id: i64) -> Result<Vec<ClusterChoice>, String> {
+    async fn cluster_choices(
+        &self,
+        records: &[NewsRecord],
+        media_id: i64,
+        media_city: i64,
+    ) -> Result<Vec<ClusterChoice>, String> {
         let Some((from, to)) = records
             .iter()
             .map(|r| r.publish_time_ms)
@@ -408,6 +415,7 @@ impl Pipeline {
                     media_id: c.media_id,
                     publish_time_ms: c.publish_time_ms,
                     signature: Signature::from_bytes(&c.signature).ok()?,
+                    cities: c.city_ids,
                 })
             })
             .collect();
@@ -420,11 +428,19 @@ impl Pipeline {
                 continue;
             };
             let placeholder = -(i as i64) - 1;
-            let (choice, cluster_id) = match cluster::assign(&signature, media_id, r.publish_time_ms, &candidates) {
-                Some(c) if c < 0 => (ClusterChoice::SameAs(usize::try_from(-c - 1).unwrap_or(0)), c),
-                Some(c) => (ClusterChoice::Join(c), c),
-                None => (ClusterChoice::New, placeholder),
+            // Where the story happens: its places, else its publisher's city (as the
+            // store answers for stored candidates).
+            let where_: Vec<i64> = if r.city_ids.is_empty() && media_city != 0 {
+                vec![media_city]
+            } else {
+                r.city_ids.clone()
             };
+            let (choice, cluster_id) =
+                match cluster::assign_placed(&signature, media_id, r.publish_time_ms, &where_, &candidates) {
+                    Some(c) if c < 0 => (ClusterChoice::SameAs(usize::try_from(-c - 1).unwrap_or(0)), c),
+                    Some(c) => (ClusterChoice::Join(c), c),
+                    None => (ClusterChoice::New, placeholder),
+                };
             choices.push(choice);
             candidates.push(Candidate {
                 news_id: placeholder,
@@ -432,6 +448,7 @@ impl Pipeline {
                 media_id,
                 publish_time_ms: r.publish_time_ms,
                 signature,
+                cities: where_,
             });
         }
         Ok(choices)

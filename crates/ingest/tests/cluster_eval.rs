@@ -30,13 +30,32 @@ fn cluster_all(items: &[Item], rules: &Rules) -> Vec<i64> {
             j["lang"].as_str().unwrap(),
         );
         let news_id = i as i64;
-        let cluster_id = rules.assign(&sig, media_id, 0, &candidates).unwrap_or(news_id);
+        // The places the pipeline would give the item (predicted, not gold).
+        let publisher = &j["publisher"];
+        let area = ingest::place::PublisherArea {
+            city: publisher["city"].as_str().unwrap(),
+            admin_code: publisher["admin_code"].as_str().unwrap(),
+            country: publisher["country"].as_str().unwrap(),
+        };
+        let cities: Vec<i64> = ingest::place::places(j["title"].as_str().unwrap(), j["text"].as_str().unwrap(), &area)
+            .iter()
+            .map(|c| c.id.0)
+            .collect();
+        // As the pipeline does: an unplaced story happens where its publisher is.
+        let cities = if cities.is_empty() {
+            let country = domain::geo::Country::from_iso(area.country).unwrap();
+            ingest::publishers::locate(area.city, area.admin_code, country).map_or(Vec::new(), |c| vec![c.id.0])
+        } else {
+            cities
+        };
+        let cluster_id = rules.assign(&sig, media_id, 0, &cities, &candidates).unwrap_or(news_id);
         candidates.push(Candidate {
             news_id,
             cluster_id,
             media_id,
             publish_time_ms: 0,
             signature: sig,
+            cities,
         });
         out.push(cluster_id);
     }
@@ -214,6 +233,7 @@ fn timing() {
             media_id: (i % 40) as i64,
             publish_time_ms: 0,
             signature: sigs[i % sigs.len()].clone(),
+            cities: Vec::new(),
         })
         .collect();
     let start = Instant::now();
@@ -227,7 +247,9 @@ fn timing() {
 /// Floors a little under what was measured when written (docs/decisions.md D70): purity
 /// 0.953, B-cubed F1 0.938 on all items; all-singletons scores purity 1.000, B-cubed F1 0.913.
 const FLOOR_PURITY: f64 = 0.94;
-const FLOOR_BCUBED_F1: f64 = 0.93;
+// 0.93 before the place rule (D67): it gives up a little recall on multi-state events
+// to keep look-alike stories from different states apart.
+const FLOOR_BCUBED_F1: f64 = 0.92;
 
 /// Pair diagnostics on the tuning half: gold pairs with their similarity, and the most
 /// similar pairs that are not gold.

@@ -597,9 +597,11 @@ impl ContentStore for PgStore {
     }
 
     async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>> {
-        let list: Vec<(i64, i64, i64, i64, Vec<u8>)> = sqlx::query_as(
-            "SELECT news_id, cluster_id, media_id, publish_time, signature FROM news_items \
-             WHERE publish_time BETWEEN $1 AND $2 AND signature IS NOT NULL ORDER BY publish_time, news_id",
+        let list: Vec<(i64, i64, i64, i64, Vec<u8>, String)> = sqlx::query_as(
+            "SELECT n.news_id, n.cluster_id, n.media_id, n.publish_time, n.signature, \
+             CASE WHEN n.city_ids = '[]' AND m.city_id <> 0 THEN '[' || m.city_id || ']' ELSE n.city_ids END AS city_ids \
+             FROM news_items n JOIN media_sources m ON m.media_id = n.media_id \
+             WHERE n.publish_time BETWEEN $1 AND $2 AND n.signature IS NOT NULL ORDER BY n.publish_time, n.news_id",
         )
         .bind(from_ms)
         .bind(to_ms)
@@ -609,12 +611,13 @@ impl ContentStore for PgStore {
         Ok(list
             .into_iter()
             .map(
-                |(news_id, cluster_id, media_id, publish_time_ms, signature)| ClusterCandidate {
+                |(news_id, cluster_id, media_id, publish_time_ms, signature, city_ids)| ClusterCandidate {
                     news_id,
                     cluster_id,
                     media_id,
                     publish_time_ms,
                     signature,
+                    city_ids: serde_json::from_str(&city_ids).unwrap_or_default(),
                 },
             )
             .collect())

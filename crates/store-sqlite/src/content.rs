@@ -29,6 +29,10 @@ macro_rules! news_columns {
     };
 }
 
+/// Limits and offsets are written `LIMIT +?n`: SQLite (3.45 and later) reads a bare
+/// `LIMIT ?n` as a constant for planning, so each new bind expires the statement and
+/// every call prepared it again (10–17% of a read's CPU under load); the unary plus
+/// keeps the value a run-time one (same rows).
 /// Items with their publisher and cluster.
 macro_rules! news_from {
     () => {
@@ -64,7 +68,31 @@ macro_rules! newest_items {
             "AND",
             before!("n.publish_time", "n.news_id"),
             $condition,
-            " ORDER BY n.publish_time DESC, n.news_id DESC LIMIT ?5"
+            " ORDER BY n.publish_time DESC, n.news_id DESC LIMIT +?5"
+        )
+    };
+}
+
+/// A newest-first page over `news_places` rows matching `$place` (binds as
+/// [`newest_items`], the place or places as 6): the page's keys from the index first,
+/// then its items with their publisher and cluster. Items are only read for the keys
+/// when a language or country filter needs them (every place row has its item: the
+/// foreign keys cascade).
+macro_rules! places_page {
+    ($place:literal) => {
+        concat!(
+            "SELECT ",
+            news_columns!("''"),
+            " FROM (SELECT p.publish_time AS k_time, p.news_id AS k_id FROM news_places p WHERE ",
+            $place,
+            " AND",
+            before!("p.publish_time", "p.news_id"),
+            "AND ((?1 IS NULL AND ?2 IS NULL) OR EXISTS (SELECT 1 FROM news_items n WHERE n.news_id = p.news_id AND",
+            filters!(),
+            ")) ORDER BY p.publish_time DESC, p.news_id DESC LIMIT +?5) k \
+              JOIN news_items n ON n.news_id = k.k_id JOIN media_sources m ON m.media_id = n.media_id \
+              LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id \
+              ORDER BY k.k_time DESC, k.k_id DESC"
         )
     };
 }
@@ -276,8 +304,10 @@ impl ContentStore for SqliteStore {
 
     async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>> {
         let list = sqlx::query(
-            "SELECT news_id, cluster_id, media_id, publish_time, signature FROM news_items \
-             WHERE publish_time BETWEEN ? AND ? AND signature IS NOT NULL ORDER BY publish_time, news_id",
+            "SELECT n.news_id, n.cluster_id, n.media_id, n.publish_time, n.signature, \
+             CASE WHEN n.city_ids = '[]' AND m.city_id <> 0 THEN '[' || m.city_id || ']' ELSE n.city_ids END AS city_ids \
+             FROM news_items n JOIN media_sources m ON m.media_id = n.media_id \
+             WHERE n.publish_time BETWEEN ? AND ? AND n.signature IS NOT NULL ORDER BY n.publish_time, n.news_id",
         )
         .bind(from_ms)
         .bind(to_ms)
@@ -292,6 +322,7 @@ impl ContentStore for SqliteStore {
                     media_id: r.try_get("media_id")?,
                     publish_time_ms: r.try_get("publish_time")?,
                     signature: r.try_get("signature")?,
+                    city_ids: serde_json::from_str(r.try_get("city_ids")?).unwrap_or_default(),
                 })
             })
             .collect::<std::result::Result<_, sqlx::Error>>()
@@ -332,7 +363,7 @@ impl ContentStore for SqliteStore {
         let list = sqlx::query(concat!(
             "SELECT ",
             media_columns!(),
-            " FROM media_sources m WHERE instr(m.name_fold, ?) > 0 ORDER BY m.name_fold, m.media_id LIMIT ? OFFSET ?"
+            " FROM media_sources m WHERE instr(m.name_fold, ?) > 0 ORDER BY m.name_fold, m.media_id LIMIT +? OFFSET +?"
         ))
         .bind(folded)
         .bind(limit)
@@ -371,19 +402,13 @@ impl ContentStore for SqliteStore {
             Listing::Media(_) => sqlx::query(newest_items!(" AND n.media_id = ?6")),
             Listing::Ids(_) => sqlx::query(newest_items!(" AND n.news_id IN (SELECT value FROM json_each(?6))")),
             // One index range per place; an item in two of the places appears twice
-            // (the caller drops repeats, keyset paging stays exact).
-            Listing::Places(_) => sqlx::query(concat!(
-                "SELECT ",
-                news_columns!("''"),
-                " FROM news_places p JOIN news_items n ON n.news_id = p.news_id \
-                  JOIN media_sources m ON m.media_id = n.media_id \
-                  LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id \
-                  WHERE p.place IN (SELECT value FROM json_each(?6)) AND",
-                filters!(),
-                "AND",
-                before!("p.publish_time", "p.news_id"),
-                "ORDER BY p.publish_time DESC, p.news_id DESC LIMIT ?5"
-            )),
+            // (the caller drops repeats, keyset paging stays exact). The page's keys are
+            // found first (narrow rows: index only unless a filter asks for the item), and
+            // only the page's items are read whole: a wide sort over every item of a busy
+            // place read each row's overflow pages (D60's 1 KB pages) before the LIMIT.
+            // A single place is one index range in order (no sort, stops at the LIMIT).
+            Listing::Places(places) if places.len() == 1 => sqlx::query(places_page!("p.place = ?6")),
+            Listing::Places(_) => sqlx::query(places_page!("p.place IN (SELECT value FROM json_each(?6))")),
         };
         let query = query
             .bind(filter.lang.as_deref())
@@ -396,20 +421,25 @@ impl ContentStore for SqliteStore {
             Listing::Category(c) => query.bind(c.clone()),
             Listing::Media(m) => query.bind(*m),
             Listing::Ids(ids) => query.bind(serde_json::to_string(ids).unwrap_or_else(|_| "[]".into())),
+            Listing::Places(places) if places.len() == 1 => query.bind(places[0].key()),
             Listing::Places(places) => query.bind(keys_json(places)),
         };
         rows(query.fetch_all(&self.reader).await.map_err(db)?, news_row)
     }
 
     async fn top_news(&self, filter: &ListFilter, since_ms: i64, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
+        // The page's clusters first (narrow rows), then only their lead items read whole.
         let list = sqlx::query(concat!(
             "SELECT ",
             news_columns!("''"),
-            " FROM story_clusters c JOIN news_items n ON n.news_id = c.lead_id \
-              JOIN media_sources m ON m.media_id = n.media_id \
-              WHERE c.newest >= ?3 AND",
+            " FROM (SELECT c.cluster_id AS k_cluster, c.media_count AS k_media, c.size AS k_size, c.newest AS k_newest \
+                FROM story_clusters c WHERE c.newest >= ?3 AND EXISTS (SELECT 1 FROM news_items n \
+                JOIN media_sources m ON m.media_id = n.media_id WHERE n.news_id = c.lead_id AND",
             filters!(),
-            "ORDER BY c.media_count DESC, c.size DESC, c.newest DESC, c.cluster_id DESC LIMIT ?4 OFFSET ?5"
+            ") ORDER BY c.media_count DESC, c.size DESC, c.newest DESC, c.cluster_id DESC LIMIT +?4 OFFSET +?5) k \
+              JOIN story_clusters c ON c.cluster_id = k.k_cluster JOIN news_items n ON n.news_id = c.lead_id \
+              JOIN media_sources m ON m.media_id = n.media_id \
+              ORDER BY k.k_media DESC, k.k_size DESC, k.k_newest DESC, k.k_cluster DESC"
         ))
         .bind(filter.lang.as_deref())
         .bind(filter.country.as_deref())
@@ -427,7 +457,7 @@ impl ContentStore for SqliteStore {
             "SELECT ",
             news_columns!("''"),
             news_from!(),
-            "WHERE n.cluster_id = ? ORDER BY n.publish_time DESC, n.news_id DESC LIMIT ?"
+            "WHERE n.cluster_id = ? ORDER BY n.publish_time DESC, n.news_id DESC LIMIT +?"
         ))
         .bind(cluster_id)
         .bind(limit)
@@ -452,7 +482,7 @@ impl ContentStore for SqliteStore {
             filters!(),
             "AND (?4 IS NULL OR n.category_id = ?4) AND (?5 IS NULL OR n.publish_time >= ?5) \
              AND (?6 IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?6 AND p.news_id = n.news_id)) \
-             ORDER BY bm25(news_fts, 4.0, 2.0, 1.0), n.publish_time DESC LIMIT ?7 OFFSET ?8"
+             ORDER BY bm25(news_fts, 4.0, 2.0, 1.0), n.publish_time DESC LIMIT +?7 OFFSET +?8"
         ))
         .bind(q.filter.lang.as_deref())
         .bind(q.filter.country.as_deref())

@@ -213,6 +213,9 @@ pub struct ClusterCandidate {
     pub media_id: i64,
     pub publish_time_ms: i64,
     pub signature: Vec<u8>,
+    /// The cities the item is about (area_list), else its publisher's city: where the
+    /// story happens, for telling look-alike stories from different places apart.
+    pub city_ids: Vec<i64>,
 }
 
 /// A story cluster's numbers, from which `is_hot` and the top ranking follow.
