@@ -373,6 +373,48 @@ async fn the_demo_corpus_goes_through_the_same_pipeline_and_looks_fresh() {
             .any(|i| i.thumbnail_url.starts_with("/demo/media/") || i.img_url.starts_with("/demo/media/"))
     );
     assert!(all.iter().any(|i| i.news_type == 4), "podcast items are type 4");
+    // Story clusters against the corpus's answer key (manifest events): look-alike
+    // stories from different cities stay apart, same-event coverage joins.
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/demo/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    let event: std::collections::HashMap<&str, String> = manifest["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let title = m["title"].as_str().unwrap();
+            (
+                title,
+                m["event"].as_str().map_or(format!("solo:{title}"), str::to_string),
+            )
+        })
+        .collect();
+    let mut by_cluster: std::collections::HashMap<i64, Vec<&str>> = std::collections::HashMap::new();
+    for item in all.iter().filter(|i| event.contains_key(i.title.as_str())) {
+        by_cluster
+            .entry(item.cluster_id)
+            .or_default()
+            .push(event[item.title.as_str()].as_str());
+    }
+    let counted: usize = by_cluster.values().map(Vec::len).sum();
+    let majority: usize = by_cluster
+        .values()
+        .map(|events| {
+            events
+                .iter()
+                .map(|e| events.iter().filter(|x| *x == e).count())
+                .max()
+                .unwrap_or(0)
+        })
+        .sum();
+    let purity = majority as f64 / counted as f64;
+    assert!(purity >= 0.93, "demo cluster purity {purity:.3}");
+    assert!(
+        by_cluster.values().any(|e| e.len() >= 3),
+        "some stories have three or more sources"
+    );
     let video = all.iter().any(|i| i.news_type == 3);
     assert!(video, "Media RSS video items are type 3");
 }
