@@ -419,6 +419,11 @@ impl Pipeline {
                 })
             })
             .collect();
+        let mut blocks = cluster::Blocks::default();
+        for (i, c) in candidates.iter().enumerate() {
+            blocks.add(i, &c.signature);
+        }
+        let rules = cluster::Rules::default();
         // Records of this batch join the candidates with negative placeholder ids:
         // cluster -(i+1) means "the cluster of record i".
         let mut choices = Vec::with_capacity(records.len());
@@ -435,13 +440,19 @@ impl Pipeline {
             } else {
                 r.city_ids.clone()
             };
-            let (choice, cluster_id) =
-                match cluster::assign_placed(&signature, media_id, r.publish_time_ms, &where_, &candidates) {
-                    Some(c) if c < 0 => (ClusterChoice::SameAs(usize::try_from(-c - 1).unwrap_or(0)), c),
-                    Some(c) => (ClusterChoice::Join(c), c),
-                    None => (ClusterChoice::New, placeholder),
-                };
+            let (choice, cluster_id) = match rules.assign_among(
+                &signature,
+                media_id,
+                r.publish_time_ms,
+                &where_,
+                blocks.candidates_for(&signature).iter().map(|&i| &candidates[i]),
+            ) {
+                Some(c) if c < 0 => (ClusterChoice::SameAs(usize::try_from(-c - 1).unwrap_or(0)), c),
+                Some(c) => (ClusterChoice::Join(c), c),
+                None => (ClusterChoice::New, placeholder),
+            };
             choices.push(choice);
+            blocks.add(candidates.len(), &signature);
             candidates.push(Candidate {
                 news_id: placeholder,
                 cluster_id,
