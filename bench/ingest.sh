@@ -76,12 +76,24 @@ fi
 echo "== whole pipeline: localwire ingest --once"
 rm -f "$OUT/ingest-pipeline.txt" "$OUT/ingest-pipeline.skipped"
 if [ -x "$BIN" ] && "$BIN" ingest --help >/dev/null 2>&1; then
-  DATA=$(mktemp -d)
-  trap 'rm -rf "$DATA"' EXIT
-  "$BIN" import-opml --data-dir "$DATA" data/demo/publishers.opml
-  "$BIN" import-opml --data-dir "$DATA" "$CORPUS/corpus.opml"
+  # Kept under bench/out/ (ignored): bench/reading.sh reads this data dir afterwards.
+  DATA="$OUT/ingest-data"
+  rm -rf "$DATA"; mkdir -p "$DATA"
+  "$BIN" --log warn import-opml --data-dir "$DATA" data/demo/publishers.opml
+  "$BIN" --log warn import-opml --data-dir "$DATA" "$CORPUS/corpus.opml"
+  # Memory as the store grows: every 5 s, "unix_s items VmRSS_kB VmHWM_kB load1" of the
+  # ingest process (bench/out/ingest-pipeline-rss.txt; RESULTS.md quotes 10k/50k/100k).
+  : >"$OUT/ingest-pipeline-rss.txt"
+  ( sleep 1
+    while pid=$(pgrep -n -f "ingest --once --data-dir $DATA") && [ -n "$pid" ]; do
+      n=$(sqlite3 -readonly "$DATA/localwire.sqlite" "SELECT count(*) FROM news_items" 2>/dev/null || echo -1)
+      echo "$(date +%s) $n $(awk '/VmRSS/ {print $2}' "/proc/$pid/status") $(awk '/VmHWM/ {print $2}' "/proc/$pid/status")" \
+        "$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/ingest-pipeline-rss.txt"
+      sleep 5
+    done ) &
   read -r WALL PEAK CODE < <(measured "$OUT/ingest-pipeline.log" \
     "$BIN" --log warn ingest --once --data-dir "$DATA")
+  wait
   STORED=$("$BIN" --log warn feeds list --json --data-dir "$DATA" \
     | python3 -c 'import json,sys; print(sum(json.loads(l)["items"] for l in sys.stdin))')
   printf '{"wall_s": %s, "peak_rss_kib": %s, "exit": %s, "stored": %s}\n' "$WALL" "$PEAK" "$CODE" "$STORED" \
