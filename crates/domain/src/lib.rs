@@ -3,6 +3,7 @@
 //! checklist ids. Client-only rules (query parsing §5.4, acquisition channel §3.14,
 //! app-cookie lifetimes) live in the web app, with its tests.
 
+pub mod clock;
 pub mod constants;
 pub mod geo;
 pub mod locale;

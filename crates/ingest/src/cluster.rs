@@ -346,18 +346,6 @@ pub fn assign(new: &Signature, media_id: i64, publish_time_ms: i64, candidates: 
     Rules::default().assign(new, media_id, publish_time_ms, &[], candidates)
 }
 
-/// [`assign`] for an item placed in `cities`: candidates placed in other states or
-/// provinces are skipped ([`places_conflict`]).
-pub fn assign_placed(
-    new: &Signature,
-    media_id: i64,
-    publish_time_ms: i64,
-    cities: &[i64],
-    candidates: &[Candidate],
-) -> Option<i64> {
-    Rules::default().assign(new, media_id, publish_time_ms, cities, candidates)
-}
-
 impl Rules {
     /// [`assign`] with these thresholds.
     pub fn assign(
@@ -922,8 +910,9 @@ mod tests {
         c.cities = vec![miami];
         assert!(places_conflict(&[boston], &[miami]));
         assert!(!places_conflict(&[boston], &[]), "an unplaced item never conflicts");
-        assert_eq!(assign_placed(&b, 2, 0, &[boston], std::slice::from_ref(&c)), None);
-        assert_eq!(assign_placed(&b, 2, 0, &[miami], &[c]), Some(7));
+        let rules = Rules::default();
+        assert_eq!(rules.assign(&b, 2, 0, &[boston], std::slice::from_ref(&c)), None);
+        assert_eq!(rules.assign(&b, 2, 0, &[miami], &[c]), Some(7));
     }
 
     fn story() -> (Signature, Signature) {

@@ -85,12 +85,7 @@ enum Body {
     NotModified,
 }
 
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-}
+pub use domain::clock::now_ms;
 
 impl Pipeline {
     pub fn new(store: Arc<dyn Store>, fetcher: Fetcher) -> Arc<Pipeline> {
@@ -200,7 +195,8 @@ impl Pipeline {
                 report.status = Some(status);
                 validators = v;
                 match self.process(feed, &bytes, &base, started).await {
-                    Ok((upserted, publish_times)) => {
+                    Ok((upserted, skipped, publish_times)) => {
+                        report.unchanged += skipped;
                         for u in &upserted {
                             match u {
                                 Upserted::Inserted(_) => report.inserted += 1,
@@ -317,7 +313,7 @@ impl Pipeline {
         bytes: &[u8],
         base: &Url,
         now: i64,
-    ) -> Result<(Vec<Upserted>, Vec<i64>), String> {
+    ) -> Result<(Vec<Upserted>, usize, Vec<i64>), String> {
         let parsed = parse_feed(bytes, Some(base.as_str())).map_err(|e| e.to_string())?;
         let publish_times: Vec<i64> = parsed
             .items
@@ -342,7 +338,7 @@ impl Pipeline {
         .await
         .map_err(|e| format!("cleaning stopped: {e}"))?;
         if cleaned.is_empty() {
-            return Ok((Vec::new(), publish_times));
+            return Ok((Vec::new(), 0, publish_times));
         }
 
         // Unchanged items stop here: no placing, categorising or clustering again.
@@ -354,15 +350,12 @@ impl Pipeline {
             .map_err(|e| e.to_string())?
             .into_iter()
             .collect();
-        let mut unchanged = Vec::new();
-        let mut fresh = Vec::new();
-        for c in cleaned {
-            if known.get(&c.item.identity) == Some(&c.hash) {
-                unchanged.push(c.item.identity);
-            } else {
-                fresh.push(c);
-            }
-        }
+        let total = cleaned.len();
+        let fresh: Vec<Cleaned> = cleaned
+            .into_iter()
+            .filter(|c| known.get(&c.item.identity) != Some(&c.hash))
+            .collect();
+        let skipped = total - fresh.len();
         let media = feed.media.clone();
         let records: Vec<NewsRecord> =
             tokio::task::spawn_blocking(move || fresh.into_iter().map(|c| record(c, &media)).collect())
@@ -372,13 +365,12 @@ impl Pipeline {
         let choices = self
             .cluster_choices(&records, feed.media.media_id, feed.media.city_id)
             .await?;
-        let mut stored = self
+        let stored = self
             .store
             .upsert_items(feed.feed_id, feed.media.media_id, &records, &choices, now)
             .await
             .map_err(|e| e.to_string())?;
-        stored.extend(unchanged.iter().map(|_| Upserted::Unchanged(0)));
-        Ok((stored, publish_times))
+        Ok((stored, skipped, publish_times))
     }
 
     /// Which story each new record joins: a stored cluster, an earlier record of this

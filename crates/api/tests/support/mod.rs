@@ -64,12 +64,7 @@ pub fn nonce() -> String {
         .collect()
 }
 
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
-}
+pub use api::state::now_ms;
 
 /// The SPEC §7 headers for a call.
 pub struct Signing {
