@@ -10,6 +10,7 @@
 # The data dir is copied to bench/out/reading-data and every feed's next fetch is put far
 # in the future there, so `serve` ingests nothing while wrk runs (reads only).
 # Targets: feed and search p99 <= 10 ms at 64 connections; throughput recorded beside nginx.
+# A last pass gives every request a new URL, so the read cache (D140) never answers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${CARGO_TARGET_DIR:=$PWD/target}"
@@ -123,6 +124,12 @@ for enc in identity gzip; do
     fi
     tail -n 1 "$OUT/read-load.txt"
   done
+done
+# The same endpoints when the read cache never answers (D140): each request a new URL.
+for e in "${ENDPOINTS[@]}"; do
+  read -r name path <<<"$e"
+  run_wrk "$name-miss-app" -s bench/miss.lua -H "Accept-Encoding: identity" "http://127.0.0.1:$PORT_APP$path"
+  tail -n 1 "$OUT/read-load.txt"
 done
 PEAK_KB=$(awk '/VmHWM/ {print $2}' "/proc/$APP_PID/status")
 

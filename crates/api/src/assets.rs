@@ -47,7 +47,7 @@ pub fn asset_key(path: &str) -> Option<&str> {
     safe.then_some(key)
 }
 
-fn accepts(headers: &HeaderMap, encoding: &str) -> bool {
+pub(crate) fn accepts(headers: &HeaderMap, encoding: &str) -> bool {
     headers
         .get_all(header::ACCEPT_ENCODING)
         .iter()

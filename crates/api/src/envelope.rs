@@ -30,21 +30,13 @@ pub fn ok<T: Serialize>(data: T) -> Response {
 /// `Cache-Control: public, max-age={max_age}`, and 304 when `If-None-Match` names the
 /// same body.
 pub fn ok_cached<T: Serialize>(data: T, if_none_match: Option<&HeaderValue>, max_age: u32) -> Response {
-    let body = serde_json::to_vec(&Envelope {
-        code: 0,
-        data,
-        message: "ok",
-    });
-    let body = match body {
+    let body = match ok_body(data) {
         Ok(b) => b,
-        Err(e) => return ApiError::Internal(format!("serializing an answer: {e}")).into_response(),
+        Err(e) => return e.into_response(),
     };
-    let etag = format!("W/\"{}\"", hex::encode(&Sha256::digest(&body)[..12]));
+    let etag = weak_etag(&body);
     let cache = format!("public, max-age={max_age}");
-    let fresh = if_none_match
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == "*" || weak_eq(t.trim(), &etag)));
-    let mut res = if fresh {
+    let mut res = if names_etag(if_none_match, &etag) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
         let mut res = (StatusCode::OK, body).into_response();
@@ -60,6 +52,28 @@ pub fn ok_cached<T: Serialize>(data: T, if_none_match: Option<&HeaderValue>, max
         h.insert(header::CACHE_CONTROL, v);
     }
     res
+}
+
+/// A success envelope's bytes.
+pub fn ok_body<T: Serialize>(data: T) -> Result<Vec<u8>, ApiError> {
+    serde_json::to_vec(&Envelope {
+        code: 0,
+        data,
+        message: "ok",
+    })
+    .map_err(|e| ApiError::Internal(format!("serializing an answer: {e}")))
+}
+
+/// `W/"<96 bits of the body's SHA-256>"`: weak, because compression may re-encode it.
+pub fn weak_etag(body: &[u8]) -> String {
+    format!("W/\"{}\"", hex::encode(&Sha256::digest(body)[..12]))
+}
+
+/// Whether `If-None-Match` names `etag` (or is `*`).
+pub fn names_etag(if_none_match: Option<&HeaderValue>, etag: &str) -> bool {
+    if_none_match
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == "*" || weak_eq(t.trim(), etag)))
 }
 
 /// Weak comparison (RFC 9110 §8.8.3.2): `"x"` and `W/"x"` name the same body.

@@ -13,6 +13,7 @@ pub mod news_json;
 pub mod nonces;
 pub mod openapi;
 pub mod pages;
+pub mod read_cache;
 pub mod security;
 pub mod session;
 pub mod signed;

@@ -21,6 +21,8 @@ pub struct Metrics {
     /// Sum of durations in microseconds.
     sum_us: [AtomicU64; 4],
     count: [AtomicU64; 4],
+    /// Public read answers served from the read cache, and made (D140).
+    read_cache: [AtomicU64; 2],
 }
 
 fn kind_of(path: &str) -> usize {
@@ -49,6 +51,14 @@ impl Metrics {
         // Saturating float-to-int conversion is the intent here.
         self.sum_us[k].fetch_add((seconds * 1e6) as u64, Relaxed);
         self.count[k].fetch_add(1, Relaxed);
+    }
+
+    pub fn read_cache(&self, lookup: crate::read_cache::Lookup) {
+        let i = match lookup {
+            crate::read_cache::Lookup::Hit => 0,
+            crate::read_cache::Lookup::Miss => 1,
+        };
+        self.read_cache[i].fetch_add(1, Relaxed);
     }
 
     pub fn render(&self, build_id: &str, engine: &str) -> String {
@@ -90,6 +100,14 @@ impl Metrics {
                 "localwire_http_request_duration_seconds_count{{kind=\"{kind}\"}} {count}\n"
             ));
         }
+        out.push_str(
+            "# HELP localwire_read_cache_total Public read answers served from memory (hit) or made (miss).\n",
+        );
+        out.push_str("# TYPE localwire_read_cache_total counter\n");
+        for (i, result) in ["hit", "miss"].iter().enumerate() {
+            let n = self.read_cache[i].load(Relaxed);
+            out.push_str(&format!("localwire_read_cache_total{{result=\"{result}\"}} {n}\n"));
+        }
         out
     }
 }
@@ -114,6 +132,8 @@ mod tests {
         m.record("/api/user/init", 200, 0.0007);
         m.record("/api/nope", 404, 0.0001);
         m.record("/latest", 200, 0.003);
+        m.read_cache(crate::read_cache::Lookup::Hit);
+        m.read_cache(crate::read_cache::Lookup::Hit);
         let text = m.render("abc", "sqlite");
         assert!(text.contains("localwire_http_requests_total{kind=\"api\",status=\"2xx\"} 1\n"));
         assert!(text.contains("localwire_http_requests_total{kind=\"api\",status=\"4xx\"} 1\n"));
@@ -121,5 +141,7 @@ mod tests {
         assert!(text.contains("localwire_http_request_duration_seconds_bucket{kind=\"api\",le=\"0.001\"} 2\n"));
         assert!(text.contains("localwire_http_request_duration_seconds_count{kind=\"page\"} 1\n"));
         assert!(text.contains("build_id=\"abc\""));
+        assert!(text.contains("localwire_read_cache_total{result=\"hit\"} 2\n"));
+        assert!(text.contains("localwire_read_cache_total{result=\"miss\"} 0\n"));
     }
 }

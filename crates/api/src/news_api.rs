@@ -9,7 +9,7 @@ use crate::news_json::{MAX_OFFSET, MediaDoc, NewsItem, PLAIN, PageToken};
 use crate::state::{AppState, now_ms};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::{HeaderMap, header};
+use axum::http::{HeaderMap, Uri, header};
 use axum::response::Response;
 use domain::geo::Country;
 use domain::locale::Locale;
@@ -18,6 +18,7 @@ use geo::{City, CityId};
 use ingest::categorize::CATEGORIES;
 use serde::Serialize;
 use std::collections::HashSet;
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 use store::content::{After, ListFilter, Listing, NewsRow, PlaceKey, SearchQuery};
 use utoipa::{IntoParams, ToSchema};
@@ -834,8 +835,27 @@ pub async fn search_media(state: &AppState, params: &Params) -> Result<MediaPage
 
 type RawQuery = Result<Query<Vec<(String, String)>>, QueryRejection>;
 
-fn cached<T: Serialize>(data: T, headers: &HeaderMap, max_age: u32) -> Response {
-    ok_cached(data, headers.get(header::IF_NONE_MATCH), max_age)
+/// A public read answer, through the read cache (D140): the request's path and query
+/// are the key.
+async fn kept<T, Fut>(
+    state: &AppState,
+    uri: &Uri,
+    headers: &HeaderMap,
+    max_age: u32,
+    make: impl FnOnce() -> Fut,
+) -> Result<Response, ApiError>
+where
+    T: Serialize,
+    Fut: Future<Output = Result<T, ApiError>>,
+{
+    let key = uri.path_and_query().map_or(uri.path(), |pq| pq.as_str());
+    let generation = state.store.content_generation();
+    let (res, lookup) = state
+        .read_cache
+        .answer(key, generation, now_ms(), headers, max_age, make)
+        .await?;
+    state.metrics.read_cache(lookup);
+    Ok(res)
 }
 
 #[derive(IntoParams)]
@@ -872,11 +892,14 @@ pub struct FeedParams {
         (status = 404, description = "Unknown city, place, publisher or special")))]
 pub async fn feed_handler(
     State(state): State<AppState>,
+    uri: Uri,
     headers: HeaderMap,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let params = Params::new(query)?;
-    Ok(cached(feed(&state, &params, now_ms()).await?, &headers, LIST_MAX_AGE))
+    kept(&state, &uri, &headers, LIST_MAX_AGE, || async {
+        feed(&state, &Params::new(query)?, now_ms()).await
+    })
+    .await
 }
 
 #[derive(IntoParams)]
@@ -896,15 +919,14 @@ pub struct DetailParams {
         (status = 404, description = "No item has this id")))]
 pub async fn detail_handler(
     State(state): State<AppState>,
+    uri: Uri,
     headers: HeaderMap,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let params = Params::new(query)?;
-    Ok(cached(
-        detail(&state, &params, now_ms()).await?,
-        &headers,
-        DETAIL_MAX_AGE,
-    ))
+    kept(&state, &uri, &headers, DETAIL_MAX_AGE, || async {
+        detail(&state, &Params::new(query)?, now_ms()).await
+    })
+    .await
 }
 
 #[derive(IntoParams)]
@@ -922,11 +944,14 @@ pub struct MediaParams {
         (status = 404, description = "No publisher has this id")))]
 pub async fn media_handler(
     State(state): State<AppState>,
+    uri: Uri,
     headers: HeaderMap,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let params = Params::new(query)?;
-    Ok(cached(media_detail(&state, &params).await?, &headers, DETAIL_MAX_AGE))
+    kept(&state, &uri, &headers, DETAIL_MAX_AGE, || async {
+        media_detail(&state, &Params::new(query)?).await
+    })
+    .await
 }
 
 #[derive(IntoParams)]
@@ -943,7 +968,11 @@ pub struct CategoriesParams {
         (status = 400, description = "A parameter is invalid; the message names it")))]
 pub async fn categories_handler(headers: HeaderMap, query: RawQuery) -> Result<Response, ApiError> {
     let params = Params::new(query)?;
-    Ok(cached(categories(&params)?, &headers, LIST_MAX_AGE))
+    Ok(ok_cached(
+        categories(&params)?,
+        headers.get(header::IF_NONE_MATCH),
+        LIST_MAX_AGE,
+    ))
 }
 
 #[derive(IntoParams)]
@@ -975,15 +1004,14 @@ pub struct SearchNewsParams {
         (status = 400, description = "A parameter is missing or invalid; the message names it")))]
 pub async fn search_news_handler(
     State(state): State<AppState>,
+    uri: Uri,
     headers: HeaderMap,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let params = Params::new(query)?;
-    Ok(cached(
-        search_news(&state, &params, now_ms()).await?,
-        &headers,
-        LIST_MAX_AGE,
-    ))
+    kept(&state, &uri, &headers, LIST_MAX_AGE, || async {
+        search_news(&state, &Params::new(query)?, now_ms()).await
+    })
+    .await
 }
 
 #[derive(IntoParams)]
@@ -1005,9 +1033,12 @@ pub struct SearchMediaParams {
         (status = 400, description = "A parameter is missing or invalid; the message names it")))]
 pub async fn search_media_handler(
     State(state): State<AppState>,
+    uri: Uri,
     headers: HeaderMap,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let params = Params::new(query)?;
-    Ok(cached(search_media(&state, &params).await?, &headers, LIST_MAX_AGE))
+    kept(&state, &uri, &headers, LIST_MAX_AGE, || async {
+        search_media(&state, &Params::new(query)?).await
+    })
+    .await
 }

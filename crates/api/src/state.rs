@@ -68,6 +68,8 @@ pub struct Inner {
     pub metrics: Metrics,
     /// Publisher cities for nearby local feeds, cached for a minute.
     pub publisher_cities: crate::news_api::PublisherCities,
+    /// Public read answers kept for a few seconds (D140).
+    pub read_cache: crate::read_cache::ReadCache,
 }
 
 impl AppState {
@@ -79,6 +81,7 @@ impl AppState {
             shell: Shell::load(),
             metrics: Metrics::default(),
             publisher_cities: Default::default(),
+            read_cache: Default::default(),
             config,
         }))
     }

@@ -470,6 +470,36 @@ async fn public_reads_have_etags_and_answer_304(app: &TestApp) {
     }
 }
 
+/// D140: answers are kept in memory, but a stored item shows at once.
+async fn kept_answers_give_way_to_new_items_at_once(app: &TestApp) {
+    let mut corpus = seeded(app).await;
+    let path = "/api/news/feed?channel=latest&size=3";
+    let before = data(app, path).await;
+    assert_eq!(data(app, path).await, before, "the same answer again");
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    assert!(
+        metrics.contains("localwire_read_cache_total{result=\"hit\"} 1\n"),
+        "{metrics}"
+    );
+    let newest = seed::item(
+        "breaking-1",
+        "Breaking: bridge reopens",
+        corpus.now_ms,
+        Some(WASHINGTON),
+    );
+    seed::put(
+        app.store.as_ref(),
+        &mut corpus,
+        "capitol",
+        vec![newest],
+        vec![store::content::ClusterChoice::New],
+    )
+    .await;
+    let after = data(app, path).await;
+    assert_eq!(titles(&after)[0], "Breaking: bridge reopens");
+    assert_eq!(ids(&after)[1..], ids(&before)[..2]);
+}
+
 async fn detail_has_content_publisher_cluster_and_related(app: &TestApp) {
     let corpus = seeded(app).await;
     let d = data(app, &format!("/api/news/detail?news_id={}", corpus.id("fire-1"))).await;
@@ -633,6 +663,7 @@ engine_tests!(
     bad_parameters_are_400_naming_the_parameter,
     unknown_ids_are_404_not_found,
     public_reads_have_etags_and_answer_304,
+    kept_answers_give_way_to_new_items_at_once,
     detail_has_content_publisher_cluster_and_related,
     categories_are_thirteen_in_display_order_and_translated,
     search_news_is_accent_insensitive_filters_and_pages,

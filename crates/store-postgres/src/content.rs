@@ -8,8 +8,8 @@ use sqlx::{Postgres, Row, Transaction};
 use std::collections::BTreeSet;
 use store::content::{
     After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedStatus, FetchRecord, ImportReport,
-    ListFilter, Listing, MediaSource, NewFeed, NewsRecord, NewsRow, PlaceKey, PublisherFeeds, SearchQuery, Special,
-    Upserted,
+    ListFilter, Listing, MediaSource, NewFeed, NewsRecord, NewsRow, PlaceKey, PublisherFeeds, SEARCH_RANKED_MAX,
+    SearchQuery, Special, Upserted,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -346,67 +346,71 @@ async fn upsert_one(
 #[async_trait]
 impl ContentStore for PgStore {
     async fn import_publishers(&self, publishers: &[PublisherFeeds], now_ms: i64) -> Result<ImportReport> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
-        let mut report = ImportReport::default();
-        for p in publishers {
-            let m = &p.media;
-            let existing: Option<i64> = sqlx::query_scalar("SELECT media_id FROM media_sources WHERE slug = $1")
-                .bind(&m.slug)
-                .fetch_optional(&mut *tx)
-                .await
-                .map_err(db)?;
-            let media_id = match existing {
-                Some(id) => id,
-                None => {
-                    report.media_added += 1;
-                    sqlx::query_scalar(
-                        "INSERT INTO media_sources (slug, name, name_fold, icon_url, home_url, about, contact, \
-                         category_id, category_top_id, country, admin_code, city, city_id, lang, created_at) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING media_id",
-                    )
+        let done = async {
+            let mut tx = self.pool.begin().await.map_err(db)?;
+            let mut report = ImportReport::default();
+            for p in publishers {
+                let m = &p.media;
+                let existing: Option<i64> = sqlx::query_scalar("SELECT media_id FROM media_sources WHERE slug = $1")
                     .bind(&m.slug)
-                    .bind(&m.name)
-                    .bind(domain::text::fold(&m.name))
-                    .bind(&m.icon_url)
-                    .bind(&m.home_url)
-                    .bind(&m.about)
-                    .bind(&m.contact)
-                    .bind(&m.category_id)
-                    .bind(&m.category_top_id)
-                    .bind(&m.country)
-                    .bind(&m.admin_code)
-                    .bind(&m.city)
-                    .bind(m.city_id)
-                    .bind(&m.lang)
-                    .bind(now_ms)
-                    .fetch_one(&mut *tx)
+                    .fetch_optional(&mut *tx)
                     .await
-                    .map_err(db)?
-                }
-            };
-            for f in &p.feeds {
-                let added = sqlx::query(
-                    "INSERT INTO feeds (media_id, url, lang, next_due, created_at) VALUES ($1, $2, $3, $4, $4) \
-                     ON CONFLICT (url) DO NOTHING",
-                )
-                .bind(media_id)
-                .bind(&f.url)
-                .bind(&f.lang)
-                .bind(now_ms)
-                .execute(&mut *tx)
-                .await
-                .map_err(db)?;
-                if added.rows_affected() == 0 {
-                    report
-                        .skipped
-                        .push((f.url.clone(), "the feed is already registered".into()));
-                } else {
-                    report.feeds_added += 1;
+                    .map_err(db)?;
+                let media_id = match existing {
+                    Some(id) => id,
+                    None => {
+                        report.media_added += 1;
+                        sqlx::query_scalar(
+                            "INSERT INTO media_sources (slug, name, name_fold, icon_url, home_url, about, contact, \
+                             category_id, category_top_id, country, admin_code, city, city_id, lang, created_at) \
+                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING media_id",
+                        )
+                        .bind(&m.slug)
+                        .bind(&m.name)
+                        .bind(domain::text::fold(&m.name))
+                        .bind(&m.icon_url)
+                        .bind(&m.home_url)
+                        .bind(&m.about)
+                        .bind(&m.contact)
+                        .bind(&m.category_id)
+                        .bind(&m.category_top_id)
+                        .bind(&m.country)
+                        .bind(&m.admin_code)
+                        .bind(&m.city)
+                        .bind(m.city_id)
+                        .bind(&m.lang)
+                        .bind(now_ms)
+                        .fetch_one(&mut *tx)
+                        .await
+                        .map_err(db)?
+                    }
+                };
+                for f in &p.feeds {
+                    let added = sqlx::query(
+                        "INSERT INTO feeds (media_id, url, lang, next_due, created_at) VALUES ($1, $2, $3, $4, $4) \
+                         ON CONFLICT (url) DO NOTHING",
+                    )
+                    .bind(media_id)
+                    .bind(&f.url)
+                    .bind(&f.lang)
+                    .bind(now_ms)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db)?;
+                    if added.rows_affected() == 0 {
+                        report
+                            .skipped
+                            .push((f.url.clone(), "the feed is already registered".into()));
+                    } else {
+                        report.feeds_added += 1;
+                    }
                 }
             }
+            tx.commit().await.map_err(db)?;
+            Ok(report)
         }
-        tx.commit().await.map_err(db)?;
-        Ok(report)
+        .await;
+        self.generation.after(done)
     }
 
     async fn export_publishers(&self) -> Result<Vec<(MediaSource, Vec<NewFeed>)>> {
@@ -434,38 +438,42 @@ impl ContentStore for PgStore {
     }
 
     async fn remove_feed(&self, url_or_id: &str) -> Result<bool> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
-        let found: Option<(i64, i64)> =
-            sqlx::query_as("SELECT feed_id, media_id FROM feeds WHERE url = $1 OR feed_id::text = $1")
-                .bind(url_or_id)
-                .fetch_optional(&mut *tx)
+        let done = async {
+            let mut tx = self.pool.begin().await.map_err(db)?;
+            let found: Option<(i64, i64)> =
+                sqlx::query_as("SELECT feed_id, media_id FROM feeds WHERE url = $1 OR feed_id::text = $1")
+                    .bind(url_or_id)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(db)?;
+            let Some((feed_id, media_id)) = found else {
+                return Ok(false);
+            };
+            let clusters: Vec<i64> = sqlx::query_scalar("SELECT DISTINCT cluster_id FROM news_items WHERE feed_id = $1")
+                .bind(feed_id)
+                .fetch_all(&mut *tx)
                 .await
                 .map_err(db)?;
-        let Some((feed_id, media_id)) = found else {
-            return Ok(false);
-        };
-        let clusters: Vec<i64> = sqlx::query_scalar("SELECT DISTINCT cluster_id FROM news_items WHERE feed_id = $1")
-            .bind(feed_id)
-            .fetch_all(&mut *tx)
-            .await
-            .map_err(db)?;
-        sqlx::query("DELETE FROM feeds WHERE feed_id = $1")
-            .bind(feed_id)
+            sqlx::query("DELETE FROM feeds WHERE feed_id = $1")
+                .bind(feed_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(db)?;
+            for c in clusters {
+                refresh_cluster(&mut tx, c).await.map_err(db)?;
+            }
+            sqlx::query(
+                "DELETE FROM media_sources WHERE media_id = $1 AND NOT EXISTS (SELECT 1 FROM feeds WHERE media_id = $1)",
+            )
+            .bind(media_id)
             .execute(&mut *tx)
             .await
             .map_err(db)?;
-        for c in clusters {
-            refresh_cluster(&mut tx, c).await.map_err(db)?;
+            tx.commit().await.map_err(db)?;
+            Ok(true)
         }
-        sqlx::query(
-            "DELETE FROM media_sources WHERE media_id = $1 AND NOT EXISTS (SELECT 1 FROM feeds WHERE media_id = $1)",
-        )
-        .bind(media_id)
-        .execute(&mut *tx)
-        .await
-        .map_err(db)?;
-        tx.commit().await.map_err(db)?;
-        Ok(true)
+        .await;
+        self.generation.after(done)
     }
 
     async fn feeds(&self) -> Result<Vec<FeedStatus>> {
@@ -564,36 +572,40 @@ impl ContentStore for PgStore {
         clusters: &[ClusterChoice],
         now_ms: i64,
     ) -> Result<Vec<Upserted>> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
-        let country: String = sqlx::query_scalar("SELECT country FROM media_sources WHERE media_id = $1")
-            .bind(media_id)
-            .fetch_one(&mut *tx)
-            .await
-            .map_err(db)?;
-        let mut out = Vec::with_capacity(items.len());
-        let mut cluster_of: Vec<i64> = Vec::with_capacity(items.len());
-        let mut touched = BTreeSet::new();
-        for (i, item) in items.iter().enumerate() {
-            let join = match clusters.get(i).copied().unwrap_or(ClusterChoice::New) {
-                ClusterChoice::New => 0,
-                ClusterChoice::Join(c) => c,
-                ClusterChoice::SameAs(j) if j < i => cluster_of[j],
-                ClusterChoice::SameAs(_) => 0,
-            };
-            let (outcome, cluster, changed) = upsert_one(&mut tx, feed_id, media_id, &country, item, join, now_ms)
+        let done = async {
+            let mut tx = self.pool.begin().await.map_err(db)?;
+            let country: String = sqlx::query_scalar("SELECT country FROM media_sources WHERE media_id = $1")
+                .bind(media_id)
+                .fetch_one(&mut *tx)
                 .await
                 .map_err(db)?;
-            if changed {
-                touched.insert(cluster);
+            let mut out = Vec::with_capacity(items.len());
+            let mut cluster_of: Vec<i64> = Vec::with_capacity(items.len());
+            let mut touched = BTreeSet::new();
+            for (i, item) in items.iter().enumerate() {
+                let join = match clusters.get(i).copied().unwrap_or(ClusterChoice::New) {
+                    ClusterChoice::New => 0,
+                    ClusterChoice::Join(c) => c,
+                    ClusterChoice::SameAs(j) if j < i => cluster_of[j],
+                    ClusterChoice::SameAs(_) => 0,
+                };
+                let (outcome, cluster, changed) = upsert_one(&mut tx, feed_id, media_id, &country, item, join, now_ms)
+                    .await
+                    .map_err(db)?;
+                if changed {
+                    touched.insert(cluster);
+                }
+                cluster_of.push(cluster);
+                out.push(outcome);
             }
-            cluster_of.push(cluster);
-            out.push(outcome);
+            for cluster in touched {
+                refresh_cluster(&mut tx, cluster).await.map_err(db)?;
+            }
+            tx.commit().await.map_err(db)?;
+            Ok(out)
         }
-        for cluster in touched {
-            refresh_cluster(&mut tx, cluster).await.map_err(db)?;
-        }
-        tx.commit().await.map_err(db)?;
-        Ok(out)
+        .await;
+        self.generation.after(done)
     }
 
     async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>> {
@@ -757,17 +769,22 @@ impl ContentStore for PgStore {
         if tsq.is_empty() {
             return Ok(Vec::new());
         }
+        // The newest SEARCH_RANKED_MAX matches, then the best of those (ts_rank reads
+        // each row's tsvector: ranking every match of a common word is the slow part).
         let list = sqlx::query(concat!(
             "SELECT ",
             news_columns!("''"),
-            news_from!(),
-            ", (SELECT to_tsquery('simple', $3) || to_tsquery('english', $3) || to_tsquery('spanish', $3) \
+            " FROM (SELECT n.news_id AS k_id, ts_rank(n.search, w.q) AS k_score FROM news_items n, \
+                (SELECT to_tsquery('simple', $3) || to_tsquery('english', $3) || to_tsquery('spanish', $3) \
                 || to_tsquery('french', $3) AS q) AS w \
               WHERE n.search @@ w.q AND",
             filters!(),
             "AND ($4::text IS NULL OR n.category_id = $4) AND ($5::bigint IS NULL OR n.publish_time >= $5) \
              AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = $6 AND p.news_id = n.news_id)) \
-             ORDER BY ts_rank(n.search, w.q) DESC, n.publish_time DESC LIMIT $7 OFFSET $8"
+             ORDER BY n.news_id DESC LIMIT $9) k \
+             JOIN news_items n ON n.news_id = k.k_id JOIN media_sources m ON m.media_id = n.media_id \
+             LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id \
+             ORDER BY k.k_score DESC, n.publish_time DESC, n.news_id DESC LIMIT $7 OFFSET $8"
         ))
         .bind(q.filter.lang.as_deref())
         .bind(q.filter.country.as_deref())
@@ -777,6 +794,7 @@ impl ContentStore for PgStore {
         .bind(q.place.as_ref().map(PlaceKey::key))
         .bind(limit)
         .bind(offset)
+        .bind(SEARCH_RANKED_MAX)
         .fetch_all(&self.pool)
         .await
         .map_err(db)?;
@@ -784,21 +802,25 @@ impl ContentStore for PgStore {
     }
 
     async fn put_special(&self, sp: &Special, now_ms: i64) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO specials (slug, title, description, query, news_ids, updated_at) VALUES ($1, $2, $3, $4, $5, $6) \
-             ON CONFLICT (slug) DO UPDATE SET title = excluded.title, description = excluded.description, \
-             query = excluded.query, news_ids = excluded.news_ids, updated_at = excluded.updated_at",
-        )
-        .bind(&sp.slug)
-        .bind(&sp.title)
-        .bind(&sp.description)
-        .bind(&sp.query)
-        .bind(json(&sp.news_ids))
-        .bind(now_ms)
-        .execute(&self.pool)
-        .await
-        .map_err(db)?;
-        Ok(())
+        let done = async {
+            sqlx::query(
+                "INSERT INTO specials (slug, title, description, query, news_ids, updated_at) VALUES ($1, $2, $3, $4, $5, $6) \
+                 ON CONFLICT (slug) DO UPDATE SET title = excluded.title, description = excluded.description, \
+                 query = excluded.query, news_ids = excluded.news_ids, updated_at = excluded.updated_at",
+            )
+            .bind(&sp.slug)
+            .bind(&sp.title)
+            .bind(&sp.description)
+            .bind(&sp.query)
+            .bind(json(&sp.news_ids))
+            .bind(now_ms)
+            .execute(&self.pool)
+            .await
+            .map_err(db)?;
+            Ok(())
+        }
+        .await;
+        self.generation.after(done)
     }
 
     async fn special(&self, slug: &str) -> Result<Option<Special>> {
@@ -818,12 +840,20 @@ impl ContentStore for PgStore {
         rows(list, special_row)
     }
 
+    fn content_generation(&self) -> u64 {
+        self.generation.get()
+    }
+
     async fn remove_special(&self, slug: &str) -> Result<bool> {
-        let done = sqlx::query("DELETE FROM specials WHERE slug = $1")
-            .bind(slug)
-            .execute(&self.pool)
-            .await
-            .map_err(db)?;
-        Ok(done.rows_affected() > 0)
+        let done = async {
+            let done = sqlx::query("DELETE FROM specials WHERE slug = $1")
+                .bind(slug)
+                .execute(&self.pool)
+                .await
+                .map_err(db)?;
+            Ok(done.rows_affected() > 0)
+        }
+        .await;
+        self.generation.after(done)
     }
 }

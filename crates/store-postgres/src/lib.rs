@@ -26,6 +26,7 @@ macro_rules! user_columns {
 
 pub struct PgStore {
     pool: PgPool,
+    generation: store::content::Generation,
 }
 
 pub(crate) fn db(e: sqlx::Error) -> StoreError {
@@ -50,7 +51,10 @@ impl PgStore {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Migration(e.to_string()))?;
-        Ok(PgStore { pool })
+        Ok(PgStore {
+            pool,
+            generation: Default::default(),
+        })
     }
 }
 

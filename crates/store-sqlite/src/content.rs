@@ -8,8 +8,8 @@ use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 use store::content::{
     After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedStatus, FetchRecord, ImportReport,
-    ListFilter, Listing, MediaSource, NewFeed, NewsRecord, NewsRow, PlaceKey, PublisherFeeds, SearchQuery, Special,
-    Upserted,
+    ListFilter, Listing, MediaSource, NewFeed, NewsRecord, NewsRow, PlaceKey, PublisherFeeds, SEARCH_RANKED_MAX,
+    SearchQuery, Special, Upserted,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -206,9 +206,11 @@ fn special_row(r: &SqliteRow) -> std::result::Result<Special, sqlx::Error> {
 impl ContentStore for SqliteStore {
     async fn import_publishers(&self, publishers: &[PublisherFeeds], now_ms: i64) -> Result<ImportReport> {
         let publishers = publishers.to_vec();
-        self.content
+        let done = self
+            .content
             .write(move |tx| w::import_publishers(tx, &publishers, now_ms))
-            .await
+            .await;
+        self.generation.after(done)
     }
 
     async fn export_publishers(&self) -> Result<Vec<(MediaSource, Vec<NewFeed>)>> {
@@ -240,7 +242,8 @@ impl ContentStore for SqliteStore {
 
     async fn remove_feed(&self, url_or_id: &str) -> Result<bool> {
         let key = url_or_id.to_string();
-        self.content.write(move |tx| w::remove_feed(tx, &key)).await
+        let done = self.content.write(move |tx| w::remove_feed(tx, &key)).await;
+        self.generation.after(done)
     }
 
     async fn feeds(&self) -> Result<Vec<FeedStatus>> {
@@ -297,9 +300,11 @@ impl ContentStore for SqliteStore {
         now_ms: i64,
     ) -> Result<Vec<Upserted>> {
         let (items, clusters) = (items.to_vec(), clusters.to_vec());
-        self.content
+        let done = self
+            .content
             .write(move |tx| w::upsert_items(tx, feed_id, media_id, &items, &clusters, now_ms))
-            .await
+            .await;
+        self.generation.after(done)
     }
 
     async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>> {
@@ -472,17 +477,21 @@ impl ContentStore for SqliteStore {
         if words.is_empty() {
             return Ok(Vec::new());
         }
+        // The newest matches first, in FTS5's own rowid order (it stops after the cap,
+        // so bm25 runs for at most SEARCH_RANKED_MAX rows), then the best of those.
         let list = sqlx::query(concat!(
             "SELECT ",
             news_columns!("''"),
-            " FROM news_fts f JOIN news_items n ON n.news_id = f.rowid \
-              JOIN media_sources m ON m.media_id = n.media_id \
-              LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id \
-              WHERE news_fts MATCH ?3 AND",
+            " FROM (SELECT f.rowid AS k_id, bm25(news_fts, 4.0, 2.0, 1.0) AS k_score \
+                FROM news_fts f JOIN news_items n ON n.news_id = f.rowid \
+                WHERE news_fts MATCH ?3 AND",
             filters!(),
             "AND (?4 IS NULL OR n.category_id = ?4) AND (?5 IS NULL OR n.publish_time >= ?5) \
-             AND (?6 IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?6 AND p.news_id = n.news_id)) \
-             ORDER BY bm25(news_fts, 4.0, 2.0, 1.0), n.publish_time DESC LIMIT +?7 OFFSET +?8"
+               AND (?6 IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?6 AND p.news_id = n.news_id)) \
+               ORDER BY f.rowid DESC LIMIT +?9) k \
+              JOIN news_items n ON n.news_id = k.k_id JOIN media_sources m ON m.media_id = n.media_id \
+              LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id \
+              ORDER BY k.k_score, n.publish_time DESC, n.news_id DESC LIMIT +?7 OFFSET +?8"
         ))
         .bind(q.filter.lang.as_deref())
         .bind(q.filter.country.as_deref())
@@ -492,6 +501,7 @@ impl ContentStore for SqliteStore {
         .bind(q.place.as_ref().map(PlaceKey::key))
         .bind(limit)
         .bind(offset)
+        .bind(SEARCH_RANKED_MAX)
         .fetch_all(&self.reader)
         .await
         .map_err(db)?;
@@ -500,7 +510,8 @@ impl ContentStore for SqliteStore {
 
     async fn put_special(&self, special: &Special, now_ms: i64) -> Result<()> {
         let special = special.clone();
-        self.content.write(move |tx| w::put_special(tx, &special, now_ms)).await
+        let done = self.content.write(move |tx| w::put_special(tx, &special, now_ms)).await;
+        self.generation.after(done)
     }
 
     async fn special(&self, slug: &str) -> Result<Option<Special>> {
@@ -522,6 +533,11 @@ impl ContentStore for SqliteStore {
 
     async fn remove_special(&self, slug: &str) -> Result<bool> {
         let slug = slug.to_string();
-        self.content.write(move |tx| w::remove_special(tx, &slug)).await
+        let done = self.content.write(move |tx| w::remove_special(tx, &slug)).await;
+        self.generation.after(done)
+    }
+
+    fn content_generation(&self) -> u64 {
+        self.generation.get()
     }
 }

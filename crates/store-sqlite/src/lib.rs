@@ -39,6 +39,7 @@ pub struct SqliteStore {
     writer: SqlitePool,
     guests: GuestWriter,
     content: content_write::ContentWriter,
+    generation: store::content::Generation,
 }
 
 pub(crate) fn db(e: sqlx::Error) -> StoreError {
@@ -99,6 +100,7 @@ impl SqliteStore {
             writer,
             guests,
             content,
+            generation: Default::default(),
         })
     }
 }

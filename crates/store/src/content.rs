@@ -289,6 +289,11 @@ pub struct After {
     pub news_id: i64,
 }
 
+/// Search ranks only this many of the newest matching items (by id, i.e. by when they
+/// were stored), best match first (D141): a word found in half the corpus costs the same
+/// as a rare one, and a news search wants recent stories anyway.
+pub const SEARCH_RANKED_MAX: i64 = 1_000;
+
 /// A full-text query.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SearchQuery {
@@ -388,11 +393,36 @@ pub trait ContentStore: Send + Sync {
     /// The items of a cluster, newest first.
     async fn cluster_items(&self, cluster_id: i64, limit: i64) -> Result<Vec<NewsRow>>;
 
-    /// Full-text search, best match first.
+    /// Full-text search: among the [`SEARCH_RANKED_MAX`] newest items that match and pass
+    /// the filters, best match first.
     async fn search_news(&self, query: &SearchQuery, offset: i64, limit: i64) -> Result<Vec<NewsRow>>;
 
     async fn put_special(&self, special: &Special, now_ms: i64) -> Result<()>;
     async fn special(&self, slug: &str) -> Result<Option<Special>>;
     async fn specials(&self) -> Result<Vec<Special>>;
     async fn remove_special(&self, slug: &str) -> Result<bool>;
+
+    /// Goes up after every write in this process that can change what readers see
+    /// (items, publishers, feeds, specials); fetch bookkeeping does not count. Caches of
+    /// read answers compare it to know they are stale (another process's writes are not
+    /// seen here: such caches also expire on time).
+    fn content_generation(&self) -> u64;
+}
+
+/// The counter behind [`ContentStore::content_generation`].
+#[derive(Debug, Default)]
+pub struct Generation(std::sync::atomic::AtomicU64);
+
+impl Generation {
+    pub fn get(&self) -> u64 {
+        self.0.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Count a write that has committed; passes its result through.
+    pub fn after<T>(&self, result: Result<T>) -> Result<T> {
+        if result.is_ok() {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        }
+        result
+    }
 }

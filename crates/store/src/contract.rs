@@ -246,6 +246,8 @@ macro_rules! store_contract_tests {
             lists_filter_by_language_country_category_and_publisher,
             clusters_count_items_and_publishers_and_rank_top,
             search_is_accent_and_case_insensitive_with_prefix_and_stemming,
+            search_ranks_only_the_newest_matches,
+            content_generation_counts_writes_readers_see,
             publisher_search_and_detail,
             due_feeds_are_leased_once_and_released_by_a_fetch,
             removing_a_feed_removes_its_items_and_an_orphan_publisher,

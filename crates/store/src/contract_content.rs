@@ -493,6 +493,80 @@ pub async fn search_is_accent_and_case_insensitive_with_prefix_and_stemming(stor
     assert!(store.search_news(&q(&["\"a\" OR b* & !c"]), 0, 10).await.is_ok());
 }
 
+pub async fn search_ranks_only_the_newest_matches(store: &dyn Store) {
+    use crate::content::SEARCH_RANKED_MAX;
+    let (media, feed) = one_feed(store, "ranked", "US").await;
+    // The best match of all is stored first, so it is the oldest: past the cap.
+    let mut best = record("r-best", "Harbor harbor harbor", 0, &[]);
+    best.body_text = "harbor harbor harbor harbor, by the old lighthouse".into();
+    let mut records = vec![best];
+    for i in 0..SEARCH_RANKED_MAX {
+        let mut r = record(&format!("r{i}"), &format!("Story number {i}"), 1, &[]);
+        r.body_text = format!("Story number {i} mentions the harbor once among many other words.");
+        records.push(r);
+    }
+    let clusters = vec![ClusterChoice::New; records.len()];
+    store.upsert_items(feed, media, &records, &clusters, T0).await.unwrap();
+    let q = SearchQuery {
+        terms: vec!["harbor".into()],
+        ..SearchQuery::default()
+    };
+    let first = store.search_news(&q, 0, 10).await.unwrap();
+    assert_eq!(first.len(), 10);
+    assert!(
+        first.iter().all(|r| r.title != "Harbor harbor harbor"),
+        "the oldest match is past the newest {SEARCH_RANKED_MAX}"
+    );
+    let last = store.search_news(&q, SEARCH_RANKED_MAX - 5, 10).await.unwrap();
+    assert_eq!(last.len(), 5, "paging ends at the cap");
+    // A narrower query still finds it: the cap counts matches, not items.
+    let mut narrow = q.clone();
+    narrow.terms.push("lighthouse".into());
+    assert_eq!(
+        titles_of(&store.search_news(&narrow, 0, 1).await.unwrap()),
+        ["Harbor harbor harbor"]
+    );
+}
+
+fn titles_of(rows: &[crate::content::NewsRow]) -> Vec<&str> {
+    rows.iter().map(|r| r.title.as_str()).collect()
+}
+
+pub async fn content_generation_counts_writes_readers_see(store: &dyn Store) {
+    let g0 = store.content_generation();
+    let (media, feed) = one_feed(store, "generation", "US").await;
+    let g1 = store.content_generation();
+    assert!(g1 > g0, "importing a publisher is a change readers see");
+    store
+        .upsert_items(feed, media, &[record("g1", "One", 0, &[])], &[ClusterChoice::New], T0)
+        .await
+        .unwrap();
+    let g2 = store.content_generation();
+    assert!(g2 > g1, "storing items is");
+    let claimed = store.claim_due_feeds(T0 + 60_000, T0 + 120_000, 10).await.unwrap();
+    assert!(!claimed.is_empty());
+    let record = FetchRecord {
+        fetched_at_ms: T0 + 61_000,
+        status: Some(304),
+        etag: None,
+        last_modified: None,
+        items: 0,
+        error: String::new(),
+        next_due_ms: T0 + 1_800_000,
+        consecutive_errors: 0,
+        interval_secs: 1800,
+    };
+    store.record_fetch(feed, &record).await.unwrap();
+    assert_eq!(store.content_generation(), g2, "fetch bookkeeping is not");
+    store
+        .list_news(&Listing::Latest, &ListFilter::default(), None, 5)
+        .await
+        .unwrap();
+    assert_eq!(store.content_generation(), g2, "reads are not");
+    store.remove_feed(&feed.to_string()).await.unwrap();
+    assert!(store.content_generation() > g2, "removing a feed is");
+}
+
 pub async fn publisher_search_and_detail(store: &dyn Store) {
     store
         .import_publishers(

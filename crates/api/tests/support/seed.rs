@@ -115,7 +115,7 @@ async fn feed_id(store: &dyn Store, slug: &str) -> i64 {
         .feed_id
 }
 
-async fn put(
+pub async fn put(
     store: &dyn Store,
     corpus: &mut Corpus,
     slug: &'static str,

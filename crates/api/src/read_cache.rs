@@ -1,0 +1,306 @@
+//! A short-lived in-process cache of the public read answers (D140).
+//!
+//! Readers of one city ask for the same few pages (the city's feed, latest, top, a
+//! trending search), and those answers change only when ingestion stores something. So
+//! each answer is kept as serialized bytes, with its ETag and (made on first demand) its
+//! gzip and brotli encodings, and served again while it is fresh:
+//! - it was made at the store's current [`content_generation`], i.e. nothing that
+//!   readers see was written by this process since; and
+//! - it is younger than [`TTL_MS`] (writes by another server process sharing a
+//!   PostgreSQL database, and `is_hot`'s dependence on the clock, are caught by age).
+//!
+//! The answers depend on the URL alone (no cookies, no signed-in state), so the path
+//! and query are the key. Errors are never kept.
+//!
+//! [`content_generation`]: store::ContentStore::content_generation
+
+use crate::assets::accepts;
+use crate::envelope::{ApiError, names_etag, ok_body, weak_etag};
+use axum::body::Bytes;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::future::Future;
+use std::io::Write;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// How long an answer is served without looking at the store. Clients are told they
+/// may keep list answers for 30 s (`Cache-Control`), so 5 s adds no staleness they
+/// would notice, and under load it still serves nearly every request from memory.
+pub const TTL_MS: i64 = 5_000;
+/// At most this many answers are kept (a few MB: list pages are 5–40 KB).
+pub const MAX_ENTRIES: usize = 1_024;
+/// Larger answers are not kept (none of the read calls makes one today).
+pub const MAX_BODY: usize = 512 * 1024;
+/// Keys longer than this (odd query strings) are not kept.
+const MAX_KEY: usize = 512;
+
+/// One kept answer.
+struct Entry {
+    generation: u64,
+    made_ms: i64,
+    etag: HeaderValue,
+    identity: Bytes,
+    gzip: OnceLock<Bytes>,
+    br: OnceLock<Bytes>,
+}
+
+impl Entry {
+    fn fresh(&self, generation: u64, now_ms: i64) -> bool {
+        self.generation == generation && (0..TTL_MS).contains(&(now_ms - self.made_ms))
+    }
+}
+
+#[derive(Default)]
+pub struct ReadCache {
+    entries: Mutex<HashMap<Box<str>, Arc<Entry>>>,
+}
+
+/// What a cache lookup says (for `/metrics` and tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup {
+    Hit,
+    Miss,
+}
+
+impl ReadCache {
+    /// The answer for `key` (the request's path and query): the kept one while fresh,
+    /// else `make`'s, kept for the next reader. `generation` is the store's
+    /// [`content_generation`](store::ContentStore::content_generation) read *before*
+    /// `make` runs, so a write that lands while it runs makes the answer stale at once.
+    pub async fn answer<T, F, Fut>(
+        &self,
+        key: &str,
+        generation: u64,
+        now_ms: i64,
+        headers: &HeaderMap,
+        max_age: u32,
+        make: F,
+    ) -> Result<(Response, Lookup), ApiError>
+    where
+        T: Serialize,
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<T, ApiError>>,
+    {
+        if let Some(entry) = self.get(key, generation, now_ms) {
+            return Ok((respond(&entry, headers, max_age), Lookup::Hit));
+        }
+        let body = ok_body(make().await?)?;
+        let entry = Arc::new(Entry {
+            generation,
+            made_ms: now_ms,
+            etag: HeaderValue::from_str(&weak_etag(&body)).map_err(|e| ApiError::Internal(e.to_string()))?,
+            identity: Bytes::from(body),
+            gzip: OnceLock::new(),
+            br: OnceLock::new(),
+        });
+        self.put(key, &entry, now_ms);
+        Ok((respond(&entry, headers, max_age), Lookup::Miss))
+    }
+
+    /// How many answers are kept now.
+    pub fn len(&self) -> usize {
+        self.entries.lock().map(|m| m.len()).unwrap_or(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn get(&self, key: &str, generation: u64, now_ms: i64) -> Option<Arc<Entry>> {
+        let map = self.entries.lock().ok()?;
+        map.get(key).filter(|e| e.fresh(generation, now_ms)).cloned()
+    }
+
+    fn put(&self, key: &str, entry: &Arc<Entry>, now_ms: i64) {
+        if key.len() > MAX_KEY || entry.identity.len() > MAX_BODY {
+            return;
+        }
+        let Ok(mut map) = self.entries.lock() else { return };
+        if map.len() >= MAX_ENTRIES && !map.contains_key(key) {
+            // Drop what is stale first; if everything is fresh, start over (a full
+            // table of fresh answers means the keys are spread thin anyway).
+            map.retain(|_, e| e.fresh(entry.generation, now_ms));
+            if map.len() >= MAX_ENTRIES {
+                map.clear();
+            }
+        }
+        map.insert(key.into(), entry.clone());
+    }
+}
+
+/// The kept answer in the best encoding the client accepts; 304 when it already has it.
+fn respond(entry: &Entry, headers: &HeaderMap, max_age: u32) -> Response {
+    let mut res = if names_etag(headers.get(header::IF_NONE_MATCH), entry.etag.to_str().unwrap_or("")) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let (body, encoding) = if accepts(headers, "br") {
+            (entry.br.get_or_init(|| brotli(&entry.identity)).clone(), Some("br"))
+        } else if accepts(headers, "gzip") {
+            (entry.gzip.get_or_init(|| gzip(&entry.identity)).clone(), Some("gzip"))
+        } else {
+            (entry.identity.clone(), None)
+        };
+        let mut res = (StatusCode::OK, body).into_response();
+        let h = res.headers_mut();
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        if let Some(encoding) = encoding {
+            // The compression layer leaves answers that already name an encoding alone.
+            h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+        }
+        res
+    };
+    let h = res.headers_mut();
+    h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    h.insert(header::ETAG, entry.etag.clone());
+    if let Ok(v) = HeaderValue::from_str(&format!("public, max-age={max_age}")) {
+        h.insert(header::CACHE_CONTROL, v);
+    }
+    res
+}
+
+/// Brotli at quality 5: made once per kept answer, so a little slower than the
+/// on-the-fly default is worth its smaller bodies.
+fn brotli(data: &[u8]) -> Bytes {
+    let mut out = Vec::with_capacity(data.len() / 4);
+    {
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 5, 20);
+        // Writing to a Vec cannot fail.
+        let _ = w.write_all(data);
+    }
+    Bytes::from(out)
+}
+
+fn gzip(data: &[u8]) -> Bytes {
+    let mut w = flate2::write::GzEncoder::new(Vec::with_capacity(data.len() / 4), flate2::Compression::new(6));
+    let _ = w.write_all(data);
+    Bytes::from(w.finish().unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body_util::BodyExt;
+    use std::io::Read;
+
+    async fn body(res: Response) -> Vec<u8> {
+        res.into_body()
+            .collect()
+            .await
+            .map(|b| b.to_bytes().to_vec())
+            .unwrap_or_default()
+    }
+
+    fn accept(encoding: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::ACCEPT_ENCODING, HeaderValue::from_str(encoding).unwrap());
+        h
+    }
+
+    async fn ask(cache: &ReadCache, generation: u64, now: i64, value: u32) -> (Vec<u8>, Lookup) {
+        let (res, lookup) = cache
+            .answer("/api/x?a=1", generation, now, &HeaderMap::new(), 30, || async move {
+                Ok(serde_json::json!({ "v": value }))
+            })
+            .await
+            .unwrap();
+        (body(res).await, lookup)
+    }
+
+    #[tokio::test]
+    async fn a_kept_answer_is_served_until_the_store_changes_or_it_ages() {
+        let cache = ReadCache::default();
+        let (first, lookup) = ask(&cache, 7, 1_000, 1).await;
+        assert_eq!(lookup, Lookup::Miss);
+        assert_eq!(first, br#"{"code":0,"data":{"v":1},"message":"ok"}"#);
+        // Same generation, young: the kept bytes, even though the source changed.
+        assert_eq!(ask(&cache, 7, 1_000 + TTL_MS - 1, 2).await, (first, Lookup::Hit));
+        // A write happened: made again.
+        let (b, lookup) = ask(&cache, 8, 1_001, 3).await;
+        assert_eq!(
+            (lookup, b.as_slice()),
+            (Lookup::Miss, &br#"{"code":0,"data":{"v":3},"message":"ok"}"#[..])
+        );
+        // Old: made again.
+        assert_eq!(ask(&cache, 8, 1_001 + TTL_MS, 4).await.1, Lookup::Miss);
+        // A clock that went backwards does not make an answer live forever.
+        assert_eq!(ask(&cache, 8, 0, 5).await.1, Lookup::Miss);
+    }
+
+    #[tokio::test]
+    async fn errors_are_not_kept() {
+        let cache = ReadCache::default();
+        let failed = cache
+            .answer("/k", 1, 0, &HeaderMap::new(), 30, || async {
+                Err::<u8, _>(ApiError::NotFound)
+            })
+            .await;
+        assert!(matches!(failed, Err(ApiError::NotFound)));
+        assert!(cache.is_empty());
+    }
+
+    #[tokio::test]
+    async fn encodings_follow_accept_encoding_and_decode_to_the_same_bytes() {
+        let cache = ReadCache::default();
+        let make = || async { Ok(vec!["Montréal city council"; 200]) };
+        let (plain, _) = cache.answer("/k", 1, 0, &HeaderMap::new(), 30, make).await.unwrap();
+        let plain = body(plain).await;
+
+        let (res, lookup) = cache.answer("/k", 1, 1, &accept("gzip, br"), 30, make).await.unwrap();
+        assert_eq!(lookup, Lookup::Hit);
+        assert_eq!(res.headers()[header::CONTENT_ENCODING], "br");
+        assert_eq!(res.headers()[header::VARY], "accept-encoding");
+        let packed = body(res).await;
+        assert!(packed.len() < plain.len() / 4);
+        let mut unpacked = Vec::new();
+        brotli::Decompressor::new(packed.as_slice(), 4096)
+            .read_to_end(&mut unpacked)
+            .unwrap();
+        assert_eq!(unpacked, plain);
+
+        let (res, _) = cache
+            .answer("/k", 1, 2, &accept("gzip, br;q=0"), 30, make)
+            .await
+            .unwrap();
+        assert_eq!(res.headers()[header::CONTENT_ENCODING], "gzip");
+        let mut unpacked = Vec::new();
+        flate2::read::GzDecoder::new(body(res).await.as_slice())
+            .read_to_end(&mut unpacked)
+            .unwrap();
+        assert_eq!(unpacked, plain);
+    }
+
+    #[tokio::test]
+    async fn if_none_match_with_the_kept_etag_is_304() {
+        let cache = ReadCache::default();
+        let make = || async { Ok(1) };
+        let (res, _) = cache.answer("/k", 1, 0, &HeaderMap::new(), 30, make).await.unwrap();
+        let etag = res.headers()[header::ETAG].clone();
+        assert_eq!(res.headers()[header::CACHE_CONTROL], "public, max-age=30");
+        let mut h = HeaderMap::new();
+        h.insert(header::IF_NONE_MATCH, etag.clone());
+        let (res, _) = cache.answer("/k", 1, 1, &h, 30, make).await.unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(res.headers()[header::ETAG], etag);
+    }
+
+    #[tokio::test]
+    async fn the_table_stays_bounded() {
+        let cache = ReadCache::default();
+        for i in 0..(MAX_ENTRIES + 10) {
+            let key = format!("/k{i}");
+            cache
+                .answer(&key, 1, 0, &HeaderMap::new(), 30, || async { Ok(1) })
+                .await
+                .unwrap();
+        }
+        assert!(cache.len() <= MAX_ENTRIES);
+        let long = "/k".repeat(MAX_KEY);
+        cache
+            .answer(&long, 1, 0, &HeaderMap::new(), 30, || async { Ok(1) })
+            .await
+            .unwrap();
+        assert!(cache.get(&long, 1, 0).is_none());
+    }
+}
