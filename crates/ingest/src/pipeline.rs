@@ -6,7 +6,7 @@
 
 use crate::categorize::categorize;
 use crate::clean::{CleanContext, CleanItem, clean_item_with_text};
-use crate::cluster::{self, Candidate, Signature};
+use crate::cluster::{self, Signature, Window, WindowEntry};
 use crate::demo;
 use crate::fetch::{FetchError, FetchOutcome as Fetched, Fetcher, Validators, read_file_feed};
 use crate::parse::{RawItem, parse_feed};
@@ -68,10 +68,30 @@ pub struct Pipeline {
     /// Bounds how many feeds are parsed and cleaned at once (CPU and memory): a round
     /// of thousands of local files holds only a few bodies in memory.
     cpu: tokio::sync::Semaphore,
-    /// Clustering reads recent items, then stores new ones: two feeds doing that at once
-    /// would not see each other's stories, so this step runs one feed at a time (per
-    /// process; across PostgreSQL servers a rare miss only leaves a story unjoined).
-    clustering: tokio::sync::Mutex<()>,
+    /// Clustering compares with recent items, then stores new ones: two feeds doing that
+    /// at once would not see each other's stories, so this step runs one feed at a time
+    /// per process, against the process's in-memory window (D120).
+    clustering: tokio::sync::Mutex<Clustering>,
+}
+
+/// Items kept in the clustering window, by publish time before now: an item published up
+/// to [`cluster::WINDOW_MS`] ago still needs candidates that much older again.
+const RETAIN_MS: i64 = 2 * cluster::WINDOW_MS;
+/// Items other processes wrote this long before the last refresh are read again at the
+/// next one: their `updated_at` is their feed's start time, up to a lease earlier than
+/// their commit, and servers' clocks may differ a little.
+const REFRESH_OVERLAP_MS: i64 = LEASE.as_millis() as i64 + 60_000;
+
+/// The clustering window and the publish times it holds every stored item of.
+struct Clustering {
+    window: Window,
+    /// Every stored item published in `[from, to]` is in the window (as of the last
+    /// refresh, plus what this process stored since).
+    range: Option<(i64, i64)>,
+    /// When the last refresh from the store started.
+    refreshed_ms: i64,
+    /// Provisional entries of a batch not settled yet (a task that stopped half-way).
+    provisional: usize,
 }
 
 /// A fetched feed body, or why there is none.
@@ -98,8 +118,39 @@ impl Pipeline {
                     .map_or(2, |n| n.get())
                     .saturating_mul(2),
             ),
-            clustering: tokio::sync::Mutex::new(()),
+            clustering: tokio::sync::Mutex::new(Clustering {
+                window: Window::default(),
+                range: None,
+                refreshed_ms: 0,
+                provisional: 0,
+            }),
         })
+    }
+
+    /// At the start of a round: forget items too old to matter and read what other
+    /// processes (other servers on PostgreSQL, a CLI run) stored since the last round.
+    async fn refresh_window(&self, now: i64) -> Result<(), store::StoreError> {
+        let mut state = self.clustering.lock().await;
+        let cut = now - RETAIN_MS;
+        state.window.evict_before(cut);
+        let Some((from, to)) = state.range else {
+            state.refreshed_ms = now;
+            return Ok(());
+        };
+        let from = from.max(cut);
+        if from > to {
+            state.range = None;
+            state.refreshed_ms = now;
+            return Ok(());
+        }
+        state.range = Some((from, to));
+        let since = state.refreshed_ms.saturating_sub(REFRESH_OVERLAP_MS);
+        let changed = self.store.cluster_candidates_since(from, to, since).await?;
+        for c in changed {
+            add_stored(&mut state.window, c);
+        }
+        state.refreshed_ms = now;
+        Ok(())
     }
 
     /// Fetch every due feed once (all feeds when `all`), concurrently, and report.
@@ -111,10 +162,15 @@ impl Pipeline {
         // `all` takes every feed in one claim (claiming again would find the same feeds,
         // whose leases it cannot tell from its own); otherwise batches until none is due.
         let (batch, rounds) = if all { (i64::MAX, 1) } else { (CLAIM_BATCH, 16) };
+        let mut refreshed = false;
         for _ in 0..rounds {
             let claimed = self.store.claim_due_feeds(due_at, lease_until, batch).await?;
             if claimed.is_empty() {
                 break;
+            }
+            if !refreshed {
+                self.refresh_window(now).await?;
+                refreshed = true;
             }
             let mut tasks = JoinSet::new();
             for feed in claimed {
@@ -127,6 +183,10 @@ impl Pipeline {
                     Err(e) => tracing::error!(error = %e, "a feed task panicked; its lease will expire"),
                 }
             }
+        }
+        if !reports.is_empty() {
+            let state = self.clustering.lock().await;
+            tracing::debug!(items = state.window.len(), stats = ?state.window.stats(), "clustering window");
         }
         Ok(reports)
     }
@@ -361,22 +421,68 @@ impl Pipeline {
             tokio::task::spawn_blocking(move || fresh.into_iter().map(|c| record(c, &media)).collect())
                 .await
                 .map_err(|e| format!("placing stopped: {e}"))?;
-        let _one_at_a_time = self.clustering.lock().await;
+        let mut state = self.clustering.lock().await;
         let choices = self
-            .cluster_choices(&records, feed.media.media_id, feed.media.city_id)
+            .cluster_choices(&mut state, &records, feed.media.media_id, feed.media.city_id)
             .await?;
         let stored = self
             .store
             .upsert_items(feed.feed_id, feed.media.media_id, &records, &choices, now)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await;
+        let stored = match stored {
+            Ok(stored) => stored,
+            Err(e) => {
+                for i in 0..std::mem::take(&mut state.provisional) {
+                    state.window.remove(provisional_id(i));
+                }
+                return Err(e.to_string());
+            }
+        };
+        settle(&mut state.window, &choices, &stored);
+        state.provisional = 0;
         Ok((stored, skipped, publish_times))
     }
 
+    /// Make sure the window holds every stored item within reach of `[from, to]`.
+    async fn cover(&self, state: &mut Clustering, from: i64, to: i64) -> Result<(), String> {
+        let (from, to) = (
+            from.saturating_sub(cluster::WINDOW_MS),
+            to.saturating_add(cluster::WINDOW_MS),
+        );
+        let missing: Vec<(i64, i64)> = match state.range {
+            None => vec![(from, to)],
+            Some((lo, hi)) => {
+                let mut m = Vec::new();
+                if from < lo {
+                    m.push((from, lo - 1));
+                }
+                if to > hi {
+                    m.push((hi + 1, to));
+                }
+                m
+            }
+        };
+        for (a, b) in missing {
+            let stored = self.store.cluster_candidates(a, b).await.map_err(|e| e.to_string())?;
+            for c in stored {
+                if !state.window.contains(c.news_id) {
+                    add_stored(&mut state.window, c);
+                }
+            }
+        }
+        state.range = Some(match state.range {
+            None => (from, to),
+            Some((lo, hi)) => (lo.min(from), hi.max(to)),
+        });
+        Ok(())
+    }
+
     /// Which story each new record joins: a stored cluster, an earlier record of this
-    /// batch, or a story of its own.
+    /// batch, or a story of its own. Each record enters the window provisionally (news id
+    /// [`provisional_id`]) until [`settle`] gives it its stored ids.
     async fn cluster_choices(
         &self,
+        state: &mut Clustering,
         records: &[NewsRecord],
         media_id: i64,
         media_city: i64,
@@ -390,33 +496,12 @@ impl Pipeline {
         else {
             return Ok(Vec::new());
         };
-        let stored = self
-            .store
-            .cluster_candidates(
-                from.saturating_sub(cluster::WINDOW_MS),
-                to.saturating_add(cluster::WINDOW_MS),
-            )
-            .await
-            .map_err(|e| e.to_string())?;
-        let mut candidates: Vec<Candidate> = stored
-            .into_iter()
-            .filter_map(|c| {
-                Some(Candidate {
-                    news_id: c.news_id,
-                    cluster_id: c.cluster_id,
-                    media_id: c.media_id,
-                    publish_time_ms: c.publish_time_ms,
-                    signature: Signature::from_bytes(&c.signature).ok()?,
-                    cities: c.city_ids,
-                })
-            })
-            .collect();
-        let mut blocks = cluster::Blocks::default();
-        for (i, c) in candidates.iter().enumerate() {
-            blocks.add(i, &c.signature);
+        for i in 0..std::mem::take(&mut state.provisional) {
+            state.window.remove(provisional_id(i));
         }
-        let rules = cluster::Rules::default();
-        // Records of this batch join the candidates with negative placeholder ids:
+        self.cover(state, from, to).await?;
+        state.provisional = records.len();
+        // Records of this batch join the window with negative placeholder ids:
         // cluster -(i+1) means "the cluster of record i".
         let mut choices = Vec::with_capacity(records.len());
         for (i, r) in records.iter().enumerate() {
@@ -424,28 +509,22 @@ impl Pipeline {
                 choices.push(ClusterChoice::New);
                 continue;
             };
-            let placeholder = -(i as i64) - 1;
+            let placeholder = provisional_id(i);
             // Where the story happens: its places, else its publisher's city (as the
             // store answers for stored candidates).
-            let where_: Vec<i64> = if r.city_ids.is_empty() && media_city != 0 {
-                vec![media_city]
+            let media_only = [media_city];
+            let where_: &[i64] = if r.city_ids.is_empty() && media_city != 0 {
+                &media_only
             } else {
-                r.city_ids.clone()
+                &r.city_ids
             };
-            let (choice, cluster_id) = match rules.assign_among(
-                &signature,
-                media_id,
-                r.publish_time_ms,
-                &where_,
-                blocks.candidates_for(&signature).iter().map(|&i| &candidates[i]),
-            ) {
+            let (choice, cluster_id) = match state.window.assign(&signature, media_id, r.publish_time_ms, where_) {
                 Some(c) if c < 0 => (ClusterChoice::SameAs(usize::try_from(-c - 1).unwrap_or(0)), c),
                 Some(c) => (ClusterChoice::Join(c), c),
                 None => (ClusterChoice::New, placeholder),
             };
             choices.push(choice);
-            blocks.add(candidates.len(), &signature);
-            candidates.push(Candidate {
+            state.window.insert(WindowEntry {
                 news_id: placeholder,
                 cluster_id,
                 media_id,
@@ -455,6 +534,55 @@ impl Pipeline {
             });
         }
         Ok(choices)
+    }
+}
+
+/// The news id a batch's record `i` has in the window until it is stored.
+fn provisional_id(i: usize) -> i64 {
+    -(i as i64) - 1
+}
+
+fn add_stored(window: &mut Window, c: store::content::ClusterCandidate) {
+    let Ok(signature) = Signature::from_bytes(&c.signature) else {
+        return;
+    };
+    window.insert(WindowEntry {
+        news_id: c.news_id,
+        cluster_id: c.cluster_id,
+        media_id: c.media_id,
+        publish_time_ms: c.publish_time_ms,
+        signature,
+        cities: &c.city_ids,
+    });
+}
+
+/// Give the batch's provisional window entries the ids the store gave them: the item's
+/// news id and its cluster (the one chosen, or the stored one for an item the store found
+/// already there). An entry whose cluster cannot be known here leaves the window; the next
+/// refresh reads it back.
+fn settle(window: &mut Window, choices: &[ClusterChoice], stored: &[Upserted]) {
+    let mut clusters: Vec<Option<i64>> = Vec::with_capacity(stored.len());
+    for (i, u) in stored.iter().enumerate() {
+        let cluster = match *u {
+            Upserted::Inserted(id) => match choices.get(i).copied().unwrap_or(ClusterChoice::New) {
+                ClusterChoice::New => Some(id),
+                ClusterChoice::Join(c) => Some(c),
+                ClusterChoice::SameAs(j) => clusters.get(j).copied().flatten(),
+            },
+            Upserted::Updated(id) | Upserted::Unchanged(id) => window.cluster_of(id),
+        };
+        clusters.push(cluster);
+        let provisional = provisional_id(i);
+        match (u, cluster) {
+            (Upserted::Unchanged(_), _) | (_, None) => {
+                window.remove(provisional);
+            }
+            (u, Some(cluster)) => window.rename(provisional, u.news_id(), cluster),
+        }
+    }
+    // Records the store did not answer for (it answers for each): never left provisional.
+    for i in stored.len()..choices.len() {
+        window.remove(provisional_id(i));
     }
 }
 
