@@ -72,6 +72,21 @@ pub struct Pipeline {
     /// at once would not see each other's stories, so this step runs one feed at a time
     /// per process, against the process's in-memory window (D120).
     clustering: tokio::sync::Mutex<Clustering>,
+    /// Store writes of clustered batches, taken while still clustering, so batches are
+    /// written in the order they were clustered while the next one is being clustered.
+    writing: tokio::sync::Mutex<()>,
+    /// What written batches' provisional entries became, for the window's next user.
+    settled: std::sync::Mutex<Settled>,
+}
+
+/// Outcomes of store writes not yet applied to the window.
+#[derive(Default)]
+struct Settled {
+    /// Provisional news id → its stored news id and cluster; `None`: drop the entry.
+    entries: Vec<(i64, Option<(i64, i64)>)>,
+    /// Provisional cluster id (a new story's first record) → the stored cluster id, for
+    /// batches clustered against entries that were not written yet.
+    clusters: rustc_hash::FxHashMap<i64, i64>,
 }
 
 /// Items kept in the clustering window, by publish time before now: an item published up
@@ -90,8 +105,8 @@ struct Clustering {
     range: Option<(i64, i64)>,
     /// When the last refresh from the store started.
     refreshed_ms: i64,
-    /// Provisional entries of a batch not settled yet (a task that stopped half-way).
-    provisional: usize,
+    /// The next provisional id (negative, counting down; reset each round).
+    next_provisional: i64,
 }
 
 /// A fetched feed body, or why there is none.
@@ -122,8 +137,10 @@ impl Pipeline {
                 window: Window::default(),
                 range: None,
                 refreshed_ms: 0,
-                provisional: 0,
+                next_provisional: -1,
             }),
+            writing: tokio::sync::Mutex::new(()),
+            settled: std::sync::Mutex::new(Settled::default()),
         })
     }
 
@@ -131,6 +148,11 @@ impl Pipeline {
     /// processes (other servers on PostgreSQL, a CLI run) stored since the last round.
     async fn refresh_window(&self, now: i64) -> Result<(), store::StoreError> {
         let mut state = self.clustering.lock().await;
+        // No batch is in flight between rounds: settle everything, forget the rest.
+        self.apply_settled(&mut state);
+        state.window.remove_provisional();
+        state.next_provisional = -1;
+        self.settled_lock().clusters.clear();
         let cut = now - RETAIN_MS;
         state.window.evict_before(cut);
         let Some((from, to)) = state.range else {
@@ -422,25 +444,57 @@ impl Pipeline {
                 .await
                 .map_err(|e| format!("placing stopped: {e}"))?;
         let mut state = self.clustering.lock().await;
-        let choices = self
+        self.apply_settled(&mut state);
+        let (mut choices, first) = self
             .cluster_choices(&mut state, &records, feed.media.media_id, feed.media.city_id)
             .await?;
+        // Take the write turn before letting the next batch cluster: writes keep the
+        // clustering order, and this batch's write overlaps the next one's clustering.
+        let _turn = self.writing.lock().await;
+        drop(state);
+        {
+            // Stories of earlier batches, written by now: their stored ids.
+            let settled = self.settled_lock();
+            for c in choices.iter_mut() {
+                if let ClusterChoice::Join(id) = *c
+                    && id < 0
+                {
+                    *c = settled
+                        .clusters
+                        .get(&id)
+                        .map_or(ClusterChoice::New, |&s| ClusterChoice::Join(s));
+                }
+            }
+        }
         let stored = self
             .store
             .upsert_items(feed.feed_id, feed.media.media_id, &records, &choices, now)
             .await;
-        let stored = match stored {
-            Ok(stored) => stored,
-            Err(e) => {
-                for i in 0..std::mem::take(&mut state.provisional) {
-                    state.window.remove(provisional_id(i));
-                }
-                return Err(e.to_string());
-            }
-        };
-        settle(&mut state.window, &choices, &stored);
-        state.provisional = 0;
+        let outcome = settle(first, records.len(), &choices, stored.as_deref().unwrap_or(&[]));
+        {
+            let mut settled = self.settled_lock();
+            settled.entries.extend(outcome.entries);
+            settled.clusters.extend(outcome.clusters);
+        }
+        let stored = stored.map_err(|e| e.to_string())?;
         Ok((stored, skipped, publish_times))
+    }
+
+    fn settled_lock(&self) -> std::sync::MutexGuard<'_, Settled> {
+        self.settled.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Give written batches' provisional entries their stored ids (or drop them).
+    fn apply_settled(&self, state: &mut Clustering) {
+        let entries = std::mem::take(&mut self.settled_lock().entries);
+        for (provisional, stored) in entries {
+            match stored {
+                Some((news_id, cluster)) => state.window.rename(provisional, news_id, cluster),
+                None => {
+                    state.window.remove(provisional);
+                }
+            }
+        }
     }
 
     /// Make sure the window holds every stored item within reach of `[from, to]`.
@@ -478,15 +532,17 @@ impl Pipeline {
     }
 
     /// Which story each new record joins: a stored cluster, an earlier record of this
-    /// batch, or a story of its own. Each record enters the window provisionally (news id
-    /// [`provisional_id`]) until [`settle`] gives it its stored ids.
+    /// batch, or a story of its own. Each record enters the window with a provisional
+    /// news id (`first`, `first - 1`, …) until the write's outcome is applied; a choice
+    /// `Join(c)` with `c < 0` names the story of an earlier batch not written yet.
     async fn cluster_choices(
         &self,
         state: &mut Clustering,
         records: &[NewsRecord],
         media_id: i64,
         media_city: i64,
-    ) -> Result<Vec<ClusterChoice>, String> {
+    ) -> Result<(Vec<ClusterChoice>, i64), String> {
+        let first = state.next_provisional;
         let Some((from, to)) = records
             .iter()
             .map(|r| r.publish_time_ms)
@@ -494,22 +550,17 @@ impl Pipeline {
                 Some(acc.map_or((t, t), |(a, b)| (a.min(t), b.max(t))))
             })
         else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), first));
         };
-        for i in 0..std::mem::take(&mut state.provisional) {
-            state.window.remove(provisional_id(i));
-        }
         self.cover(state, from, to).await?;
-        state.provisional = records.len();
-        // Records of this batch join the window with negative placeholder ids:
-        // cluster -(i+1) means "the cluster of record i".
+        state.next_provisional = first - records.len() as i64;
         let mut choices = Vec::with_capacity(records.len());
         for (i, r) in records.iter().enumerate() {
             let Ok(signature) = Signature::from_bytes(&r.signature) else {
                 choices.push(ClusterChoice::New);
                 continue;
             };
-            let placeholder = provisional_id(i);
+            let provisional = first - i as i64;
             // Where the story happens: its places, else its publisher's city (as the
             // store answers for stored candidates).
             let media_only = [media_city];
@@ -519,13 +570,14 @@ impl Pipeline {
                 &r.city_ids
             };
             let (choice, cluster_id) = match state.window.assign(&signature, media_id, r.publish_time_ms, where_) {
-                Some(c) if c < 0 => (ClusterChoice::SameAs(usize::try_from(-c - 1).unwrap_or(0)), c),
+                // A story begun earlier in this batch.
+                Some(c) if c <= first && c > provisional => (ClusterChoice::SameAs((first - c) as usize), c),
                 Some(c) => (ClusterChoice::Join(c), c),
-                None => (ClusterChoice::New, placeholder),
+                None => (ClusterChoice::New, provisional),
             };
             choices.push(choice);
             state.window.insert(WindowEntry {
-                news_id: placeholder,
+                news_id: provisional,
                 cluster_id,
                 media_id,
                 publish_time_ms: r.publish_time_ms,
@@ -533,13 +585,8 @@ impl Pipeline {
                 cities: where_,
             });
         }
-        Ok(choices)
+        Ok((choices, first))
     }
-}
-
-/// The news id a batch's record `i` has in the window until it is stored.
-fn provisional_id(i: usize) -> i64 {
-    -(i as i64) - 1
 }
 
 fn add_stored(window: &mut Window, c: store::content::ClusterCandidate) {
@@ -556,34 +603,32 @@ fn add_stored(window: &mut Window, c: store::content::ClusterCandidate) {
     });
 }
 
-/// Give the batch's provisional window entries the ids the store gave them: the item's
-/// news id and its cluster (the one chosen, or the stored one for an item the store found
-/// already there). An entry whose cluster cannot be known here leaves the window; the next
-/// refresh reads it back.
-fn settle(window: &mut Window, choices: &[ClusterChoice], stored: &[Upserted]) {
+/// What a batch's provisional entries become once written: the item's stored news id
+/// and cluster (the one chosen, or for an item the store found already there, its own
+/// one when the window knows it). An entry whose cluster cannot be known here is
+/// dropped; the next round's refresh reads it back. A failed write drops them all.
+fn settle(first: i64, records: usize, choices: &[ClusterChoice], stored: &[Upserted]) -> Settled {
+    let mut out = Settled::default();
     let mut clusters: Vec<Option<i64>> = Vec::with_capacity(stored.len());
     for (i, u) in stored.iter().enumerate() {
-        let cluster = match *u {
-            Upserted::Inserted(id) => match choices.get(i).copied().unwrap_or(ClusterChoice::New) {
-                ClusterChoice::New => Some(id),
-                ClusterChoice::Join(c) => Some(c),
-                ClusterChoice::SameAs(j) => clusters.get(j).copied().flatten(),
-            },
-            Upserted::Updated(id) | Upserted::Unchanged(id) => window.cluster_of(id),
+        let provisional = first - i as i64;
+        let cluster = match (*u, choices.get(i).copied().unwrap_or(ClusterChoice::New)) {
+            (Upserted::Inserted(id), ClusterChoice::New) => {
+                out.clusters.insert(provisional, id);
+                Some(id)
+            }
+            (Upserted::Inserted(_), ClusterChoice::Join(c)) if c > 0 => Some(c),
+            (Upserted::Inserted(_), ClusterChoice::SameAs(j)) => clusters.get(j).copied().flatten(),
+            // Kept its stored cluster, which only the window may know: re-read later.
+            _ => None,
         };
         clusters.push(cluster);
-        let provisional = provisional_id(i);
-        match (u, cluster) {
-            (Upserted::Unchanged(_), _) | (_, None) => {
-                window.remove(provisional);
-            }
-            (u, Some(cluster)) => window.rename(provisional, u.news_id(), cluster),
-        }
+        out.entries.push((provisional, cluster.map(|c| (u.news_id(), c))));
     }
-    // Records the store did not answer for (it answers for each): never left provisional.
-    for i in stored.len()..choices.len() {
-        window.remove(provisional_id(i));
+    for i in stored.len()..records {
+        out.entries.push((first - i as i64, None));
     }
+    out
 }
 
 /// The demo corpus's times are shifted by now − base (whole hours, so a restart within

@@ -206,6 +206,15 @@ impl Window {
         }
     }
 
+    /// Drop every item with a provisional (negative) news id.
+    pub fn remove_provisional(&mut self) -> usize {
+        let ids: Vec<i64> = self.by_news.keys().copied().filter(|&id| id < 0).collect();
+        for id in &ids {
+            self.remove(*id);
+        }
+        ids.len()
+    }
+
     /// Drop every item published before `cut_ms`. Returns how many went.
     pub fn evict_before(&mut self, cut_ms: i64) -> usize {
         let old: Vec<i64> = (0..self.time.len())
