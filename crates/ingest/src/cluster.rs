@@ -23,6 +23,9 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
+mod window;
+pub use window::{Entry as WindowEntry, Window};
+
 /// Words are cut to this many letters (after folding).
 pub const STEM_LEN: usize = 6;
 /// A term's weight when it is an anchor (name, place, number) in either item.
@@ -240,10 +243,21 @@ impl Overlap {
 /// [`same_story`] also needs this many shared terms: one shared city alone is not a story.
 pub const MIN_SHARED_TERMS: usize = 2;
 
-/// `discount` scales a shared anchor's weight (never below a plain word's).
+/// `discount` scales a shared anchor's weight (never below a plain word's); it gets the
+/// term's hash.
 fn overlap(a: &Signature, b: &Signature, discount: impl Fn(u32) -> f32) -> Overlap {
+    overlap_with(a, b, |i| discount(a.terms[i] >> 1))
+}
+
+/// [`overlap`] with the discount looked up by the index of the term in `a`.
+fn overlap_with(a: &Signature, b: &Signature, discount: impl Fn(usize) -> f32) -> Overlap {
     let wa: f32 = a.terms.iter().map(|&t| weight(t)).sum();
     let wb: f32 = b.terms.iter().map(|&t| weight(t)).sum();
+    overlap_weighed(a, b, wa, wb, discount)
+}
+
+/// [`overlap_with`] given each side's total weight (summed as there).
+fn overlap_weighed(a: &Signature, b: &Signature, wa: f32, wb: f32, discount: impl Fn(usize) -> f32) -> Overlap {
     let (mut i, mut j, mut shared, mut anchors, mut terms) = (0, 0, 0.0f32, 0usize, 0usize);
     // A shared term counts with one weight on both sides (the larger, discounted): adjust the totals.
     let mut extra = 0.0f32;
@@ -255,7 +269,7 @@ fn overlap(a: &Signature, b: &Signature, discount: impl Fn(u32) -> f32) -> Overl
             std::cmp::Ordering::Equal => {
                 let anchor = (x | y) & ANCHOR_BIT != 0;
                 let w = if anchor {
-                    (ANCHOR_WEIGHT * discount(x >> 1)).max(1.0)
+                    (ANCHOR_WEIGHT * discount(i)).max(1.0)
                 } else {
                     1.0
                 };
@@ -359,8 +373,8 @@ impl Rules {
         self.assign_among(new, media_id, publish_time_ms, cities, candidates.iter())
     }
 
-    /// [`Rules::assign`] over any set of candidates, e.g. only those a [`Blocks`] index
-    /// says share an anchor with the new item (the only ones that can qualify).
+    /// [`Rules::assign`] over any set of candidates (the brute-force definition that
+    /// [`Window::assign`] answers without comparing them all).
     pub fn assign_among<'a, I>(
         &self,
         new: &Signature,
@@ -412,48 +426,6 @@ impl Rules {
             }
         }
         best.map(|(_, id)| id)
-    }
-}
-
-/// An index of candidates by shared-anchor possibility: an item can only join a
-/// candidate with which it shares a term that is an anchor in either of them
-/// ([`Overlap::passes`] needs one), so only those are compared. Comparing every stored
-/// item in the window made clustering quadratic (75% of ingestion time at 50 000 items).
-#[derive(Debug, Default)]
-pub struct Blocks {
-    /// Each candidate's anchors → candidate indexes.
-    by_anchor: std::collections::HashMap<u32, Vec<usize>>,
-    /// Each candidate's terms → candidate indexes.
-    by_term: std::collections::HashMap<u32, Vec<usize>>,
-}
-
-impl Blocks {
-    /// Index candidate `index` with its signature.
-    pub fn add(&mut self, index: usize, signature: &Signature) {
-        for &t in &signature.terms {
-            self.by_term.entry(t >> 1).or_default().push(index);
-            if t & ANCHOR_BIT != 0 {
-                self.by_anchor.entry(t >> 1).or_default().push(index);
-            }
-        }
-    }
-
-    /// Indexes (sorted, unique) of the candidates that may qualify for `new`.
-    pub fn candidates_for(&self, new: &Signature) -> Vec<usize> {
-        let mut out = Vec::new();
-        for &t in &new.terms {
-            if let Some(list) = self.by_anchor.get(&(t >> 1)) {
-                out.extend_from_slice(list);
-            }
-            if t & ANCHOR_BIT != 0
-                && let Some(list) = self.by_term.get(&(t >> 1))
-            {
-                out.extend_from_slice(list);
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
     }
 }
 

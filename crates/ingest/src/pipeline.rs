@@ -6,7 +6,7 @@
 
 use crate::categorize::categorize;
 use crate::clean::{CleanContext, CleanItem, clean_item_with_text};
-use crate::cluster::{self, Candidate, Signature};
+use crate::cluster::{self, Signature, Window, WindowEntry};
 use crate::demo;
 use crate::fetch::{FetchError, FetchOutcome as Fetched, Fetcher, Validators, read_file_feed};
 use crate::parse::{RawItem, parse_feed};
@@ -68,10 +68,45 @@ pub struct Pipeline {
     /// Bounds how many feeds are parsed and cleaned at once (CPU and memory): a round
     /// of thousands of local files holds only a few bodies in memory.
     cpu: tokio::sync::Semaphore,
-    /// Clustering reads recent items, then stores new ones: two feeds doing that at once
-    /// would not see each other's stories, so this step runs one feed at a time (per
-    /// process; across PostgreSQL servers a rare miss only leaves a story unjoined).
-    clustering: tokio::sync::Mutex<()>,
+    /// Clustering compares with recent items, then stores new ones: two feeds doing that
+    /// at once would not see each other's stories, so this step runs one feed at a time
+    /// per process, against the process's in-memory window (D120).
+    clustering: tokio::sync::Mutex<Clustering>,
+    /// Store writes of clustered batches, taken while still clustering, so batches are
+    /// written in the order they were clustered while the next one is being clustered.
+    writing: tokio::sync::Mutex<()>,
+    /// What written batches' provisional entries became, for the window's next user.
+    settled: std::sync::Mutex<Settled>,
+}
+
+/// Outcomes of store writes not yet applied to the window.
+#[derive(Default)]
+struct Settled {
+    /// Provisional news id → its stored news id and cluster; `None`: drop the entry.
+    entries: Vec<(i64, Option<(i64, i64)>)>,
+    /// Provisional cluster id (a new story's first record) → the stored cluster id, for
+    /// batches clustered against entries that were not written yet.
+    clusters: rustc_hash::FxHashMap<i64, i64>,
+}
+
+/// Items kept in the clustering window, by publish time before now: an item published up
+/// to [`cluster::WINDOW_MS`] ago still needs candidates that much older again.
+const RETAIN_MS: i64 = 2 * cluster::WINDOW_MS;
+/// Items other processes wrote this long before the last refresh are read again at the
+/// next one: their `updated_at` is their feed's start time, up to a lease earlier than
+/// their commit, and servers' clocks may differ a little.
+const REFRESH_OVERLAP_MS: i64 = LEASE.as_millis() as i64 + 60_000;
+
+/// The clustering window and the publish times it holds every stored item of.
+struct Clustering {
+    window: Window,
+    /// Every stored item published in `[from, to]` is in the window (as of the last
+    /// refresh, plus what this process stored since).
+    range: Option<(i64, i64)>,
+    /// When the last refresh from the store started.
+    refreshed_ms: i64,
+    /// The next provisional id (negative, counting down; reset each round).
+    next_provisional: i64,
 }
 
 /// A fetched feed body, or why there is none.
@@ -98,8 +133,46 @@ impl Pipeline {
                     .map_or(2, |n| n.get())
                     .saturating_mul(2),
             ),
-            clustering: tokio::sync::Mutex::new(()),
+            clustering: tokio::sync::Mutex::new(Clustering {
+                window: Window::default(),
+                range: None,
+                refreshed_ms: 0,
+                next_provisional: -1,
+            }),
+            writing: tokio::sync::Mutex::new(()),
+            settled: std::sync::Mutex::new(Settled::default()),
         })
+    }
+
+    /// At the start of a round: forget items too old to matter and read what other
+    /// processes (other servers on PostgreSQL, a CLI run) stored since the last round.
+    async fn refresh_window(&self, now: i64) -> Result<(), store::StoreError> {
+        let mut state = self.clustering.lock().await;
+        // No batch is in flight between rounds: settle everything, forget the rest.
+        self.apply_settled(&mut state);
+        state.window.remove_provisional();
+        state.next_provisional = -1;
+        self.settled_lock().clusters.clear();
+        let cut = now - RETAIN_MS;
+        state.window.evict_before(cut);
+        let Some((from, to)) = state.range else {
+            state.refreshed_ms = now;
+            return Ok(());
+        };
+        let from = from.max(cut);
+        if from > to {
+            state.range = None;
+            state.refreshed_ms = now;
+            return Ok(());
+        }
+        state.range = Some((from, to));
+        let since = state.refreshed_ms.saturating_sub(REFRESH_OVERLAP_MS);
+        let changed = self.store.cluster_candidates_since(from, to, since).await?;
+        for c in changed {
+            add_stored(&mut state.window, c);
+        }
+        state.refreshed_ms = now;
+        Ok(())
     }
 
     /// Fetch every due feed once (all feeds when `all`), concurrently, and report.
@@ -111,10 +184,15 @@ impl Pipeline {
         // `all` takes every feed in one claim (claiming again would find the same feeds,
         // whose leases it cannot tell from its own); otherwise batches until none is due.
         let (batch, rounds) = if all { (i64::MAX, 1) } else { (CLAIM_BATCH, 16) };
+        let mut refreshed = false;
         for _ in 0..rounds {
             let claimed = self.store.claim_due_feeds(due_at, lease_until, batch).await?;
             if claimed.is_empty() {
                 break;
+            }
+            if !refreshed {
+                self.refresh_window(now).await?;
+                refreshed = true;
             }
             let mut tasks = JoinSet::new();
             for feed in claimed {
@@ -127,6 +205,10 @@ impl Pipeline {
                     Err(e) => tracing::error!(error = %e, "a feed task panicked; its lease will expire"),
                 }
             }
+        }
+        if !reports.is_empty() {
+            let state = self.clustering.lock().await;
+            tracing::debug!(items = state.window.len(), stats = ?state.window.stats(), "clustering window");
         }
         Ok(reports)
     }
@@ -361,26 +443,106 @@ impl Pipeline {
             tokio::task::spawn_blocking(move || fresh.into_iter().map(|c| record(c, &media)).collect())
                 .await
                 .map_err(|e| format!("placing stopped: {e}"))?;
-        let _one_at_a_time = self.clustering.lock().await;
-        let choices = self
-            .cluster_choices(&records, feed.media.media_id, feed.media.city_id)
+        let mut state = self.clustering.lock().await;
+        self.apply_settled(&mut state);
+        let (mut choices, first) = self
+            .cluster_choices(&mut state, &records, feed.media.media_id, feed.media.city_id)
             .await?;
+        // Take the write turn before letting the next batch cluster: writes keep the
+        // clustering order, and this batch's write overlaps the next one's clustering.
+        let _turn = self.writing.lock().await;
+        drop(state);
+        {
+            // Stories of earlier batches, written by now: their stored ids.
+            let settled = self.settled_lock();
+            for c in choices.iter_mut() {
+                if let ClusterChoice::Join(id) = *c
+                    && id < 0
+                {
+                    *c = settled
+                        .clusters
+                        .get(&id)
+                        .map_or(ClusterChoice::New, |&s| ClusterChoice::Join(s));
+                }
+            }
+        }
         let stored = self
             .store
             .upsert_items(feed.feed_id, feed.media.media_id, &records, &choices, now)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await;
+        let outcome = settle(first, records.len(), &choices, stored.as_deref().unwrap_or(&[]));
+        {
+            let mut settled = self.settled_lock();
+            settled.entries.extend(outcome.entries);
+            settled.clusters.extend(outcome.clusters);
+        }
+        let stored = stored.map_err(|e| e.to_string())?;
         Ok((stored, skipped, publish_times))
     }
 
+    fn settled_lock(&self) -> std::sync::MutexGuard<'_, Settled> {
+        self.settled.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Give written batches' provisional entries their stored ids (or drop them).
+    fn apply_settled(&self, state: &mut Clustering) {
+        let entries = std::mem::take(&mut self.settled_lock().entries);
+        for (provisional, stored) in entries {
+            match stored {
+                Some((news_id, cluster)) => state.window.rename(provisional, news_id, cluster),
+                None => {
+                    state.window.remove(provisional);
+                }
+            }
+        }
+    }
+
+    /// Make sure the window holds every stored item within reach of `[from, to]`.
+    async fn cover(&self, state: &mut Clustering, from: i64, to: i64) -> Result<(), String> {
+        let (from, to) = (
+            from.saturating_sub(cluster::WINDOW_MS),
+            to.saturating_add(cluster::WINDOW_MS),
+        );
+        let missing: Vec<(i64, i64)> = match state.range {
+            None => vec![(from, to)],
+            Some((lo, hi)) => {
+                let mut m = Vec::new();
+                if from < lo {
+                    m.push((from, lo - 1));
+                }
+                if to > hi {
+                    m.push((hi + 1, to));
+                }
+                m
+            }
+        };
+        for (a, b) in missing {
+            let stored = self.store.cluster_candidates(a, b).await.map_err(|e| e.to_string())?;
+            for c in stored {
+                if !state.window.contains(c.news_id) {
+                    add_stored(&mut state.window, c);
+                }
+            }
+        }
+        state.range = Some(match state.range {
+            None => (from, to),
+            Some((lo, hi)) => (lo.min(from), hi.max(to)),
+        });
+        Ok(())
+    }
+
     /// Which story each new record joins: a stored cluster, an earlier record of this
-    /// batch, or a story of its own.
+    /// batch, or a story of its own. Each record enters the window with a provisional
+    /// news id (`first`, `first - 1`, …) until the write's outcome is applied; a choice
+    /// `Join(c)` with `c < 0` names the story of an earlier batch not written yet.
     async fn cluster_choices(
         &self,
+        state: &mut Clustering,
         records: &[NewsRecord],
         media_id: i64,
         media_city: i64,
-    ) -> Result<Vec<ClusterChoice>, String> {
+    ) -> Result<(Vec<ClusterChoice>, i64), String> {
+        let first = state.next_provisional;
         let Some((from, to)) = records
             .iter()
             .map(|r| r.publish_time_ms)
@@ -388,65 +550,34 @@ impl Pipeline {
                 Some(acc.map_or((t, t), |(a, b)| (a.min(t), b.max(t))))
             })
         else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), first));
         };
-        let stored = self
-            .store
-            .cluster_candidates(
-                from.saturating_sub(cluster::WINDOW_MS),
-                to.saturating_add(cluster::WINDOW_MS),
-            )
-            .await
-            .map_err(|e| e.to_string())?;
-        let mut candidates: Vec<Candidate> = stored
-            .into_iter()
-            .filter_map(|c| {
-                Some(Candidate {
-                    news_id: c.news_id,
-                    cluster_id: c.cluster_id,
-                    media_id: c.media_id,
-                    publish_time_ms: c.publish_time_ms,
-                    signature: Signature::from_bytes(&c.signature).ok()?,
-                    cities: c.city_ids,
-                })
-            })
-            .collect();
-        let mut blocks = cluster::Blocks::default();
-        for (i, c) in candidates.iter().enumerate() {
-            blocks.add(i, &c.signature);
-        }
-        let rules = cluster::Rules::default();
-        // Records of this batch join the candidates with negative placeholder ids:
-        // cluster -(i+1) means "the cluster of record i".
+        self.cover(state, from, to).await?;
+        state.next_provisional = first - records.len() as i64;
         let mut choices = Vec::with_capacity(records.len());
         for (i, r) in records.iter().enumerate() {
             let Ok(signature) = Signature::from_bytes(&r.signature) else {
                 choices.push(ClusterChoice::New);
                 continue;
             };
-            let placeholder = -(i as i64) - 1;
+            let provisional = first - i as i64;
             // Where the story happens: its places, else its publisher's city (as the
             // store answers for stored candidates).
-            let where_: Vec<i64> = if r.city_ids.is_empty() && media_city != 0 {
-                vec![media_city]
+            let media_only = [media_city];
+            let where_: &[i64] = if r.city_ids.is_empty() && media_city != 0 {
+                &media_only
             } else {
-                r.city_ids.clone()
+                &r.city_ids
             };
-            let (choice, cluster_id) = match rules.assign_among(
-                &signature,
-                media_id,
-                r.publish_time_ms,
-                &where_,
-                blocks.candidates_for(&signature).iter().map(|&i| &candidates[i]),
-            ) {
-                Some(c) if c < 0 => (ClusterChoice::SameAs(usize::try_from(-c - 1).unwrap_or(0)), c),
+            let (choice, cluster_id) = match state.window.assign(&signature, media_id, r.publish_time_ms, where_) {
+                // A story begun earlier in this batch.
+                Some(c) if c <= first && c > provisional => (ClusterChoice::SameAs((first - c) as usize), c),
                 Some(c) => (ClusterChoice::Join(c), c),
-                None => (ClusterChoice::New, placeholder),
+                None => (ClusterChoice::New, provisional),
             };
             choices.push(choice);
-            blocks.add(candidates.len(), &signature);
-            candidates.push(Candidate {
-                news_id: placeholder,
+            state.window.insert(WindowEntry {
+                news_id: provisional,
                 cluster_id,
                 media_id,
                 publish_time_ms: r.publish_time_ms,
@@ -454,8 +585,50 @@ impl Pipeline {
                 cities: where_,
             });
         }
-        Ok(choices)
+        Ok((choices, first))
     }
+}
+
+fn add_stored(window: &mut Window, c: store::content::ClusterCandidate) {
+    let Ok(signature) = Signature::from_bytes(&c.signature) else {
+        return;
+    };
+    window.insert(WindowEntry {
+        news_id: c.news_id,
+        cluster_id: c.cluster_id,
+        media_id: c.media_id,
+        publish_time_ms: c.publish_time_ms,
+        signature,
+        cities: &c.city_ids,
+    });
+}
+
+/// What a batch's provisional entries become once written: the item's stored news id
+/// and cluster (the one chosen, or for an item the store found already there, its own
+/// one when the window knows it). An entry whose cluster cannot be known here is
+/// dropped; the next round's refresh reads it back. A failed write drops them all.
+fn settle(first: i64, records: usize, choices: &[ClusterChoice], stored: &[Upserted]) -> Settled {
+    let mut out = Settled::default();
+    let mut clusters: Vec<Option<i64>> = Vec::with_capacity(stored.len());
+    for (i, u) in stored.iter().enumerate() {
+        let provisional = first - i as i64;
+        let cluster = match (*u, choices.get(i).copied().unwrap_or(ClusterChoice::New)) {
+            (Upserted::Inserted(id), ClusterChoice::New) => {
+                out.clusters.insert(provisional, id);
+                Some(id)
+            }
+            (Upserted::Inserted(_), ClusterChoice::Join(c)) if c > 0 => Some(c),
+            (Upserted::Inserted(_), ClusterChoice::SameAs(j)) => clusters.get(j).copied().flatten(),
+            // Kept its stored cluster, which only the window may know: re-read later.
+            _ => None,
+        };
+        clusters.push(cluster);
+        out.entries.push((provisional, cluster.map(|c| (u.news_id(), c))));
+    }
+    for i in stored.len()..records {
+        out.entries.push((first - i as i64, None));
+    }
+    out
 }
 
 /// The demo corpus's times are shifted by now − base (whole hours, so a restart within

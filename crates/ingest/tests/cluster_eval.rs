@@ -11,7 +11,7 @@
 mod eval;
 
 use eval::{Half, Item, VIEWS, in_view};
-use ingest::cluster::{Candidate, Rules, signature};
+use ingest::cluster::{Candidate, Rules, Window, WindowEntry, signature};
 use ingest::place::{PublisherArea, places};
 use std::collections::HashMap;
 
@@ -19,6 +19,8 @@ use std::collections::HashMap;
 fn cluster_all(items: &[Item], rules: &Rules) -> Vec<i64> {
     let mut media: HashMap<&str, i64> = HashMap::new();
     let mut candidates: Vec<Candidate> = Vec::with_capacity(items.len());
+    // The pipeline's in-memory window must answer exactly what comparing with all does.
+    let mut window = Window::new(*rules);
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let j = &item.json;
@@ -48,7 +50,17 @@ fn cluster_all(items: &[Item], rules: &Rules) -> Vec<i64> {
         } else {
             cities
         };
-        let cluster_id = rules.assign(&sig, media_id, 0, &cities, &candidates).unwrap_or(news_id);
+        let chosen = rules.assign(&sig, media_id, 0, &cities, &candidates);
+        assert_eq!(window.assign(&sig, media_id, 0, &cities), chosen, "item {i}");
+        let cluster_id = chosen.unwrap_or(news_id);
+        window.insert(WindowEntry {
+            news_id,
+            cluster_id,
+            media_id,
+            publish_time_ms: 0,
+            signature: sig.clone(),
+            cities: &cities,
+        });
         candidates.push(Candidate {
             news_id,
             cluster_id,

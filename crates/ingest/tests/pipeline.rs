@@ -410,6 +410,10 @@ async fn the_demo_corpus_goes_through_the_same_pipeline_and_looks_fresh() {
         })
         .sum();
     let purity = majority as f64 / counted as f64;
+    eprintln!(
+        "demo corpus: {counted} items in {} clusters, purity {purity:.3}",
+        by_cluster.len()
+    );
     assert!(purity >= 0.93, "demo cluster purity {purity:.3}");
     assert!(
         by_cluster.values().any(|e| e.len() >= 3),

@@ -609,14 +609,20 @@ impl ContentStore for PgStore {
     }
 
     async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>> {
+        self.cluster_candidates_since(from_ms, to_ms, i64::MIN).await
+    }
+
+    async fn cluster_candidates_since(&self, from_ms: i64, to_ms: i64, since_ms: i64) -> Result<Vec<ClusterCandidate>> {
         let list: Vec<(i64, i64, i64, i64, Vec<u8>, String)> = sqlx::query_as(
             "SELECT n.news_id, n.cluster_id, n.media_id, n.publish_time, n.signature, \
              CASE WHEN n.city_ids = '[]' AND m.city_id <> 0 THEN '[' || m.city_id || ']' ELSE n.city_ids END AS city_ids \
              FROM news_items n JOIN media_sources m ON m.media_id = n.media_id \
-             WHERE n.publish_time BETWEEN $1 AND $2 AND n.signature IS NOT NULL ORDER BY n.publish_time, n.news_id",
+             WHERE n.publish_time BETWEEN $1 AND $2 AND n.signature IS NOT NULL AND n.updated_at >= $3 \
+             ORDER BY n.publish_time, n.news_id",
         )
         .bind(from_ms)
         .bind(to_ms)
+        .bind(since_ms)
         .fetch_all(&self.pool)
         .await
         .map_err(db)?;

@@ -308,14 +308,20 @@ impl ContentStore for SqliteStore {
     }
 
     async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>> {
+        self.cluster_candidates_since(from_ms, to_ms, i64::MIN).await
+    }
+
+    async fn cluster_candidates_since(&self, from_ms: i64, to_ms: i64, since_ms: i64) -> Result<Vec<ClusterCandidate>> {
         let list = sqlx::query(
             "SELECT n.news_id, n.cluster_id, n.media_id, n.publish_time, n.signature, \
              CASE WHEN n.city_ids = '[]' AND m.city_id <> 0 THEN '[' || m.city_id || ']' ELSE n.city_ids END AS city_ids \
              FROM news_items n JOIN media_sources m ON m.media_id = n.media_id \
-             WHERE n.publish_time BETWEEN ? AND ? AND n.signature IS NOT NULL ORDER BY n.publish_time, n.news_id",
+             WHERE n.publish_time BETWEEN ? AND ? AND n.signature IS NOT NULL AND n.updated_at >= ? \
+             ORDER BY n.publish_time, n.news_id",
         )
         .bind(from_ms)
         .bind(to_ms)
+        .bind(since_ms)
         .fetch_all(&self.reader)
         .await
         .map_err(db)?;

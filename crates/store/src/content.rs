@@ -366,6 +366,10 @@ pub trait ContentStore: Send + Sync {
     /// Items published between the two times (inclusive), for clustering.
     async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>>;
 
+    /// [`ContentStore::cluster_candidates`] written (inserted or updated) at `since_ms` or
+    /// later: what other processes stored since a clustering window was last read.
+    async fn cluster_candidates_since(&self, from_ms: i64, to_ms: i64, since_ms: i64) -> Result<Vec<ClusterCandidate>>;
+
     /// `(identity, content_hash)` of the given identities already stored for a publisher,
     /// so unchanged items are skipped before the expensive steps.
     async fn known_hashes(&self, media_id: i64, identities: &[String]) -> Result<Vec<(String, String)>>;

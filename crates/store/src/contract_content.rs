@@ -431,6 +431,11 @@ pub async fn clusters_count_items_and_publishers_and_rank_top(store: &dyn Store)
     let candidates = store.cluster_candidates(T0, T0 + 2 * HOUR).await.unwrap();
     assert_eq!(candidates.len(), 3);
     assert!(candidates.iter().all(|c| c.signature == vec![1, 2, 3]));
+    // What was written since a time: all of it at T0, nothing after.
+    let since = store.cluster_candidates_since(T0, T0 + 2 * HOUR, T0).await.unwrap();
+    assert_eq!(since, candidates);
+    let later = store.cluster_candidates_since(T0, T0 + 2 * HOUR, T0 + 1).await.unwrap();
+    assert!(later.is_empty(), "nothing was written after T0");
 }
 
 pub async fn search_is_accent_and_case_insensitive_with_prefix_and_stemming(store: &dyn Store) {
