@@ -22,7 +22,7 @@ pub struct Metrics {
     sum_us: [AtomicU64; 4],
     count: [AtomicU64; 4],
     /// Public read answers served from the read cache, and made (D140).
-    read_cache: [AtomicU64; 2],
+    read_cache: [AtomicU64; 3],
 }
 
 fn kind_of(path: &str) -> usize {
@@ -56,7 +56,8 @@ impl Metrics {
     pub fn read_cache(&self, lookup: crate::read_cache::Lookup) {
         let i = match lookup {
             crate::read_cache::Lookup::Hit => 0,
-            crate::read_cache::Lookup::Miss => 1,
+            crate::read_cache::Lookup::Stale => 1,
+            crate::read_cache::Lookup::Miss => 2,
         };
         self.read_cache[i].fetch_add(1, Relaxed);
     }
@@ -101,10 +102,10 @@ impl Metrics {
             ));
         }
         out.push_str(
-            "# HELP localwire_read_cache_total Public read answers served from memory (hit) or made (miss).\n",
+            "# HELP localwire_read_cache_total Public read answers served from memory (hit), served stale while another request makes the new one (stale), or made (miss).\n",
         );
         out.push_str("# TYPE localwire_read_cache_total counter\n");
-        for (i, result) in ["hit", "miss"].iter().enumerate() {
+        for (i, result) in ["hit", "stale", "miss"].iter().enumerate() {
             let n = self.read_cache[i].load(Relaxed);
             out.push_str(&format!("localwire_read_cache_total{{result=\"{result}\"}} {n}\n"));
         }

@@ -9,6 +9,11 @@
 //! - it is younger than [`TTL_MS`] (writes by another server process sharing a
 //!   PostgreSQL database, and `is_hot`'s dependence on the clock, are caught by age).
 //!
+//! When a kept answer is no longer fresh, the first reader to ask makes the new one
+//! while others are still given the old one (for at most [`STALE_MAX_MS`]): 64 readers
+//! of a page that just went stale wait for nothing, and the store makes it once, not 64
+//! times at once. So a write shows to everyone as soon as one reader's answer is made.
+//!
 //! The answers depend on the URL alone (no cookies, no signed-in state), so the path
 //! and query are the key. Errors are never kept.
 //!
@@ -23,12 +28,16 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::future::Future;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// How long an answer is served without looking at the store. Clients are told they
 /// may keep list answers for 30 s (`Cache-Control`), so 5 s adds no staleness they
 /// would notice, and under load it still serves nearly every request from memory.
 pub const TTL_MS: i64 = 5_000;
+/// A stale answer is given to other readers while one reader makes the new one, for
+/// at most this long after it was made; past that, readers wait for a new answer.
+pub const STALE_MAX_MS: i64 = 60_000;
 /// At most this many answers are kept (a few MB: list pages are 5–40 KB).
 pub const MAX_ENTRIES: usize = 1_024;
 /// Larger answers are not kept (none of the read calls makes one today).
@@ -44,12 +53,25 @@ struct Entry {
     identity: Bytes,
     gzip: OnceLock<Bytes>,
     br: OnceLock<Bytes>,
+    /// A reader is making this answer's successor.
+    refreshing: AtomicBool,
 }
 
 impl Entry {
     fn fresh(&self, generation: u64, now_ms: i64) -> bool {
         self.generation == generation && (0..TTL_MS).contains(&(now_ms - self.made_ms))
     }
+
+    /// Stale, but still good enough for others while one reader makes the new one.
+    fn usable(&self, now_ms: i64) -> bool {
+        (0..STALE_MAX_MS).contains(&(now_ms - self.made_ms))
+    }
+}
+
+enum Found {
+    Fresh(Arc<Entry>),
+    Stale(Arc<Entry>),
+    Nothing,
 }
 
 #[derive(Default)]
@@ -60,7 +82,11 @@ pub struct ReadCache {
 /// What a cache lookup says (for `/metrics` and tests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lookup {
+    /// A fresh kept answer.
     Hit,
+    /// A stale kept answer, while another reader makes the new one.
+    Stale,
+    /// Made for this request.
     Miss,
 }
 
@@ -83,9 +109,29 @@ impl ReadCache {
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<T, ApiError>>,
     {
-        if let Some(entry) = self.get(key, generation, now_ms) {
-            return Ok((respond(&entry, headers, max_age), Lookup::Hit));
+        let old = match self.find(key, generation, now_ms) {
+            Found::Fresh(entry) => return Ok((respond(&entry, headers, max_age), Lookup::Hit)),
+            Found::Stale(entry) if entry.refreshing.swap(true, Ordering::AcqRel) => {
+                return Ok((respond(&entry, headers, max_age), Lookup::Stale));
+            }
+            Found::Stale(entry) => Some(entry),
+            Found::Nothing => None,
+        };
+        let made = self.make(key, generation, now_ms, make).await;
+        if let (Err(_), Some(old)) = (&made, old) {
+            // Let the next reader try again.
+            old.refreshing.store(false, Ordering::Release);
         }
+        let entry = made?;
+        Ok((respond(&entry, headers, max_age), Lookup::Miss))
+    }
+
+    async fn make<T, F, Fut>(&self, key: &str, generation: u64, now_ms: i64, make: F) -> Result<Arc<Entry>, ApiError>
+    where
+        T: Serialize,
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<T, ApiError>>,
+    {
         let body = ok_body(make().await?)?;
         let entry = Arc::new(Entry {
             generation,
@@ -94,9 +140,10 @@ impl ReadCache {
             identity: Bytes::from(body),
             gzip: OnceLock::new(),
             br: OnceLock::new(),
+            refreshing: AtomicBool::new(false),
         });
         self.put(key, &entry, now_ms);
-        Ok((respond(&entry, headers, max_age), Lookup::Miss))
+        Ok(entry)
     }
 
     /// How many answers are kept now.
@@ -108,16 +155,24 @@ impl ReadCache {
         self.len() == 0
     }
 
-    fn get(&self, key: &str, generation: u64, now_ms: i64) -> Option<Arc<Entry>> {
-        let map = self.entries.lock().ok()?;
-        map.get(key).filter(|e| e.fresh(generation, now_ms)).cloned()
+    fn find(&self, key: &str, generation: u64, now_ms: i64) -> Found {
+        let Ok(map) = self.entries.lock() else {
+            return Found::Nothing;
+        };
+        match map.get(key) {
+            Some(e) if e.fresh(generation, now_ms) => Found::Fresh(e.clone()),
+            Some(e) if e.usable(now_ms) => Found::Stale(e.clone()),
+            _ => Found::Nothing,
+        }
     }
 
     fn put(&self, key: &str, entry: &Arc<Entry>, now_ms: i64) {
+        let Ok(mut map) = self.entries.lock() else { return };
         if key.len() > MAX_KEY || entry.identity.len() > MAX_BODY {
+            // An older answer to the same request must not outlive this one.
+            map.remove(key);
             return;
         }
-        let Ok(mut map) = self.entries.lock() else { return };
         if map.len() >= MAX_ENTRIES && !map.contains_key(key) {
             // Drop what is stale first; if everything is fresh, start over (a full
             // table of fresh answers means the keys are spread thin anyway).
@@ -226,6 +281,54 @@ mod tests {
         assert_eq!(ask(&cache, 8, 1_001 + TTL_MS, 4).await.1, Lookup::Miss);
         // A clock that went backwards does not make an answer live forever.
         assert_eq!(ask(&cache, 8, 0, 5).await.1, Lookup::Miss);
+        // Far too old to give anyone: made again.
+        assert_eq!(ask(&cache, 8, STALE_MAX_MS, 6).await.1, Lookup::Miss);
+    }
+
+    #[tokio::test]
+    async fn while_one_reader_makes_a_new_answer_others_get_the_stale_one() {
+        let cache = std::sync::Arc::new(ReadCache::default());
+        ask(&cache, 1, 0, 1).await;
+        let (started, wait) = tokio::sync::oneshot::channel::<()>();
+        let (release, go) = tokio::sync::oneshot::channel::<()>();
+        let maker = {
+            let cache = cache.clone();
+            tokio::spawn(async move {
+                cache
+                    .answer("/api/x?a=1", 2, 10, &HeaderMap::new(), 30, || async move {
+                        let _ = started.send(());
+                        let _ = go.await;
+                        Ok(serde_json::json!({ "v": 2 }))
+                    })
+                    .await
+                    .map(|(_, lookup)| lookup)
+            })
+        };
+        wait.await.unwrap();
+        // The store changed (generation 2) and one reader is making the answer: the
+        // others get the old one rather than all asking the store at once.
+        let (b, lookup) = ask(&cache, 2, 11, 99).await;
+        assert_eq!(lookup, Lookup::Stale);
+        assert_eq!(b, br#"{"code":0,"data":{"v":1},"message":"ok"}"#);
+        release.send(()).unwrap();
+        assert_eq!(maker.await.unwrap().unwrap(), Lookup::Miss);
+        assert_eq!(
+            ask(&cache, 2, 12, 99).await,
+            (br#"{"code":0,"data":{"v":2},"message":"ok"}"#.to_vec(), Lookup::Hit)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failed_refresh_lets_the_next_reader_try() {
+        let cache = ReadCache::default();
+        ask(&cache, 1, 0, 1).await;
+        let failed = cache
+            .answer("/api/x?a=1", 2, 1, &HeaderMap::new(), 30, || async {
+                Err::<u8, _>(ApiError::NotFound)
+            })
+            .await;
+        assert!(failed.is_err());
+        assert_eq!(ask(&cache, 2, 2, 3).await.1, Lookup::Miss);
     }
 
     #[tokio::test]
@@ -301,6 +404,6 @@ mod tests {
             .answer(&long, 1, 0, &HeaderMap::new(), 30, || async { Ok(1) })
             .await
             .unwrap();
-        assert!(cache.get(&long, 1, 0).is_none());
+        assert!(matches!(cache.find(&long, 1, 0), Found::Nothing));
     }
 }
