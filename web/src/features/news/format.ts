@@ -1,12 +1,38 @@
 /** Display helpers for news: relative times, accent-insensitive highlighting. */
 
+/** Formatters are costly to build and a feed shows dozens of times: one per locale. */
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function relativeFormat(locale: string): Intl.RelativeTimeFormat {
+  let format = relativeFormats.get(locale);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+    relativeFormats.set(locale, format);
+  }
+  return format;
+}
+
+function dateFormat(locale: string, withTime: boolean): Intl.DateTimeFormat {
+  const key = `${locale}|${withTime}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, {
+      dateStyle: 'medium',
+      ...(withTime ? { timeStyle: 'short' } : {}),
+    });
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
 /**
  * "5 minutes ago", "hace 3 horas", "il y a 2 jours"; under a minute "now" in the
  * locale's words; older than a week, the date.
  */
 export function relativeTime(ms: number, locale: string, now: number = Date.now()): string {
   if (!ms) return '';
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const rtf = relativeFormat(locale);
   const seconds = Math.trunc((ms - now) / 1000);
   if (Math.abs(seconds) < 60) return rtf.format(0, 'second');
   const minutes = Math.trunc(seconds / 60);
@@ -23,10 +49,7 @@ export function fullDate(
   locale: string,
   { withTime = true }: { withTime?: boolean } = {},
 ): string {
-  return new Intl.DateTimeFormat(locale, {
-    dateStyle: 'medium',
-    ...(withTime ? { timeStyle: 'short' } : {}),
-  }).format(new Date(ms));
+  return dateFormat(locale, withTime).format(new Date(ms));
 }
 
 /** Lower case without accents, as the search API folds its terms. */
