@@ -15,6 +15,9 @@ pub struct WebDist;
 /// Content-hashed files live under `assets/`: they never change, so cache for a year.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const SHORT: &str = "public, max-age=3600";
+/// `static/` holds files that change only with a new release (the flags, SPEC §2.24):
+/// a week, then revalidated with the ETag.
+const WEEK: &str = "public, max-age=604800";
 
 fn content_type(key: &str) -> &'static str {
     let ext = key.rsplit('.').next().unwrap_or("");
@@ -35,15 +38,16 @@ fn content_type(key: &str) -> &'static str {
     }
 }
 
-/// A safe embedded key for a request path: no empty, `.`/`..` segments, backslashes
-/// or control characters; never the shell template itself.
+/// A safe embedded key for a request path: no empty, `.`/`..` or hidden (`.vite/`, the
+/// build manifest) segments, backslashes or control characters; never the shell template
+/// itself.
 pub fn asset_key(path: &str) -> Option<&str> {
     let key = path.strip_prefix('/')?;
     let safe = !key.is_empty()
         && key != "index.html"
         && !key.contains('\\')
         && !key.bytes().any(|b| b.is_ascii_control())
-        && key.split('/').all(|s| !s.is_empty() && s != "." && s != "..");
+        && key.split('/').all(|s| !s.is_empty() && !s.starts_with('.'));
     safe.then_some(key)
 }
 
@@ -73,7 +77,13 @@ pub fn serve(path: &str, headers: &HeaderMap) -> Option<Response> {
     let key = asset_key(path)?;
     let file = WebDist::get(key)?;
     let etag = format!("\"{}\"", hex::encode(&file.metadata.sha256_hash()[..12]));
-    let cache = if key.starts_with("assets/") { IMMUTABLE } else { SHORT };
+    let cache = if key.starts_with("assets/") {
+        IMMUTABLE
+    } else if key.starts_with("static/") {
+        WEEK
+    } else {
+        SHORT
+    };
     let mut res = if headers
         .get(header::IF_NONE_MATCH)
         .is_some_and(|v| v.as_bytes() == etag.as_bytes())
@@ -125,6 +135,7 @@ mod tests {
             "/./x",
             "/index.html",
             "/a\u{0}b",
+            "/.vite/manifest.json",
             "x",
         ] {
             assert_eq!(asset_key(bad), None, "{bad:?}");
