@@ -70,6 +70,8 @@ pub struct Inner {
     pub publisher_cities: crate::news_api::PublisherCities,
     /// Public read answers kept for a few seconds (D140).
     pub read_cache: crate::read_cache::ReadCache,
+    /// The pages' inline calls, kept the same way (D143).
+    pub inline_cache: crate::pages::data::InlineCache,
 }
 
 impl AppState {
@@ -82,6 +84,7 @@ impl AppState {
             metrics: Metrics::default(),
             publisher_cities: Default::default(),
             read_cache: Default::default(),
+            inline_cache: Default::default(),
             config,
         }))
     }

@@ -16,6 +16,8 @@ use domain::geo::Country;
 use domain::locale::Locale;
 use geo::CityId;
 use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 pub const FEED: &str = "/api/news/feed";
 pub const DETAIL: &str = "/api/news/detail";
@@ -88,8 +90,45 @@ pub struct PageData {
     pub canonical_rest: Option<String>,
 }
 
-/// Run one call as the API would.
+/// The data of the pages' inline calls, kept like the API's read answers (D140, D143):
+/// while the store's content generation is unchanged and for at most
+/// [`read_cache::TTL_MS`](crate::read_cache::TTL_MS). Every home page view asks the
+/// same few calls; without this each view queried the store several times.
+#[derive(Default)]
+pub struct InlineCache(Mutex<HashMap<String, Kept>>);
+
+/// A kept value: the content generation and time it was made at.
+type Kept = (u64, i64, Arc<Value>);
+
+impl InlineCache {
+    fn get(&self, key: &str, generation: u64, now: i64) -> Option<Arc<Value>> {
+        let map = self.0.lock().ok()?;
+        let (g, made, value) = map.get(key)?;
+        (*g == generation && (0..crate::read_cache::TTL_MS).contains(&(now - made))).then(|| value.clone())
+    }
+
+    fn put(&self, key: String, generation: u64, now: i64, value: Arc<Value>) {
+        let Ok(mut map) = self.0.lock() else { return };
+        if map.len() >= crate::read_cache::MAX_ENTRIES {
+            map.clear();
+        }
+        map.insert(key, (generation, now, value));
+    }
+}
+
+/// Run one call as the API would (kept briefly: [`InlineCache`]).
 pub async fn run(state: &AppState, call: &Call, now: i64) -> Result<Value, ApiError> {
+    let key = format!("{}?{:?}", call.path, call.params);
+    let generation = state.store.content_generation();
+    if let Some(value) = state.inline_cache.get(&key, generation, now) {
+        return Ok(Value::clone(&value));
+    }
+    let value = run_uncached(state, call, now).await?;
+    state.inline_cache.put(key, generation, now, Arc::new(value.clone()));
+    Ok(value)
+}
+
+async fn run_uncached(state: &AppState, call: &Call, now: i64) -> Result<Value, ApiError> {
     let params = Params::from_pairs(call.params.clone());
     let value = match call.path {
         FEED => serde_json::to_value(news_api::feed(state, &params, now).await?),
