@@ -77,6 +77,9 @@ enum Found {
 #[derive(Default)]
 pub struct ReadCache {
     entries: Mutex<HashMap<Box<str>, Arc<Entry>>>,
+    /// Keys being made with nothing kept to give meanwhile: one reader makes the
+    /// answer, the others wait their turn here and then find it made.
+    gates: Mutex<HashMap<Box<str>, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 /// What a cache lookup says (for `/metrics` and tests).
@@ -115,7 +118,7 @@ impl ReadCache {
                 return Ok((respond(&entry, headers, max_age), Lookup::Stale));
             }
             Found::Stale(entry) => Some(entry),
-            Found::Nothing => None,
+            Found::Nothing => return self.answer_once(key, generation, now_ms, headers, max_age, make).await,
         };
         let made = self.make(key, generation, now_ms, make).await;
         if let (Err(_), Some(old)) = (&made, old) {
@@ -124,6 +127,56 @@ impl ReadCache {
         }
         let entry = made?;
         Ok((respond(&entry, headers, max_age), Lookup::Miss))
+    }
+
+    /// Nothing kept to give meanwhile: the first reader makes the answer while the
+    /// others wait for it (64 readers of a cold page would otherwise all ask the store).
+    async fn answer_once<T, F, Fut>(
+        &self,
+        key: &str,
+        generation: u64,
+        now_ms: i64,
+        headers: &HeaderMap,
+        max_age: u32,
+        make: F,
+    ) -> Result<(Response, Lookup), ApiError>
+    where
+        T: Serialize,
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<T, ApiError>>,
+    {
+        let gate = {
+            let Ok(mut gates) = self.gates.lock() else {
+                return Err(ApiError::Internal("read cache lock poisoned".into()));
+            };
+            if gates.len() >= MAX_ENTRIES && !gates.contains_key(key) {
+                gates.clear();
+            }
+            gates.entry(key.into()).or_default().clone()
+        };
+        let _turn = gate.lock().await;
+        // Made by the reader this one waited for?
+        let made_meanwhile = self.entries.lock().ok().and_then(|map| {
+            map.get(key)
+                .filter(|e| e.generation == generation && (-1_000..TTL_MS).contains(&(now_ms - e.made_ms)))
+                .cloned()
+        });
+        let made = match made_meanwhile {
+            Some(entry) => Ok((entry, Lookup::Hit)),
+            None => self
+                .make(key, generation, now_ms, make)
+                .await
+                .map(|e| (e, Lookup::Miss)),
+        };
+        if let Ok(mut gates) = self.gates.lock()
+            && gates.get(key).is_some_and(|g| Arc::ptr_eq(g, &gate))
+            && Arc::strong_count(&gate) == 2
+        {
+            // Nobody else waits on it: forget it.
+            gates.remove(key);
+        }
+        let (entry, lookup) = made?;
+        Ok((respond(&entry, headers, max_age), lookup))
     }
 
     async fn make<T, F, Fut>(&self, key: &str, generation: u64, now_ms: i64, make: F) -> Result<Arc<Entry>, ApiError>
@@ -316,6 +369,55 @@ mod tests {
             ask(&cache, 2, 12, 99).await,
             (br#"{"code":0,"data":{"v":2},"message":"ok"}"#.to_vec(), Lookup::Hit)
         );
+    }
+
+    #[tokio::test]
+    async fn readers_of_a_cold_key_wait_for_one_maker() {
+        use std::sync::atomic::AtomicUsize;
+        let cache = std::sync::Arc::new(ReadCache::default());
+        let made = std::sync::Arc::new(AtomicUsize::new(0));
+        let (started, wait) = tokio::sync::oneshot::channel::<()>();
+        let (release, go) = tokio::sync::oneshot::channel::<()>();
+        let first = {
+            let (cache, made) = (cache.clone(), made.clone());
+            tokio::spawn(async move {
+                cache
+                    .answer("/cold", 1, 0, &HeaderMap::new(), 30, || async move {
+                        made.fetch_add(1, Ordering::SeqCst);
+                        let _ = started.send(());
+                        let _ = go.await;
+                        Ok(1)
+                    })
+                    .await
+                    .map(|(_, lookup)| lookup)
+            })
+        };
+        wait.await.unwrap();
+        let second = {
+            let (cache, made) = (cache.clone(), made.clone());
+            tokio::spawn(async move {
+                cache
+                    .answer("/cold", 1, 0, &HeaderMap::new(), 30, || async move {
+                        made.fetch_add(1, Ordering::SeqCst);
+                        Ok(2)
+                    })
+                    .await
+                    .map(|(_, lookup)| lookup)
+            })
+        };
+        // Wait until the second reader waits at the gate (map, first, second).
+        while cache.gates.lock().unwrap().get("/cold").map(Arc::strong_count) != Some(3) {
+            tokio::task::yield_now().await;
+        }
+        release.send(()).unwrap();
+        assert_eq!(first.await.unwrap().unwrap(), Lookup::Miss);
+        assert_eq!(
+            second.await.unwrap().unwrap(),
+            Lookup::Hit,
+            "it found the first reader's answer"
+        );
+        assert_eq!(made.load(Ordering::SeqCst), 1, "the store was asked once");
+        assert!(cache.gates.lock().unwrap().is_empty(), "gates are forgotten");
     }
 
     #[tokio::test]
