@@ -59,13 +59,20 @@ struct Entry {
 
 impl Entry {
     fn fresh(&self, generation: u64, now_ms: i64) -> bool {
-        self.generation == generation && (0..TTL_MS).contains(&(now_ms - self.made_ms))
+        is_fresh(self.generation, self.made_ms, generation, now_ms)
     }
 
     /// Stale, but still good enough for others while one reader makes the new one.
     fn usable(&self, now_ms: i64) -> bool {
         (0..STALE_MAX_MS).contains(&(now_ms - self.made_ms))
     }
+}
+
+/// Whether something made at `made_generation` and `made_ms` may still be given out:
+/// nothing readers see was written since, and it is younger than [`TTL_MS`] (a clock
+/// that went backwards does not make it live forever).
+pub fn is_fresh(made_generation: u64, made_ms: i64, generation: u64, now_ms: i64) -> bool {
+    made_generation == generation && (0..TTL_MS).contains(&(now_ms - made_ms))
 }
 
 enum Found {

@@ -322,7 +322,26 @@ async fn search_pages_inline_results_for_a_query(app: &TestApp) {
     assert!(payload(&html).get("query").is_none());
 }
 
+/// D143: a page's inline data is kept, but a stored item shows in the next page at once.
+async fn kept_inline_data_gives_way_to_new_items_at_once(app: &TestApp) {
+    let mut corpus = seeded(app).await;
+    let first = payload(&page(app, "/latest").await.1);
+    assert_eq!(payload(&page(app, "/latest").await.1), first, "the same data again");
+    let newest = seed::item("breaking-1", "Breaking: bridge reopens", corpus.now_ms, None);
+    seed::put(
+        app.store.as_ref(),
+        &mut corpus,
+        "capitol",
+        vec![newest],
+        vec![store::content::ClusterChoice::New],
+    )
+    .await;
+    let after = payload(&page(app, "/latest").await.1);
+    assert_eq!(after["data"]["list"][0]["title"], "Breaking: bridge reopens");
+}
+
 engine_tests!(
+    kept_inline_data_gives_way_to_new_items_at_once,
     article_page_has_story_meta_open_graph_json_ld_and_payload,
     share_page_previews_the_story_and_points_at_the_article,
     missing_article_is_a_real_404,

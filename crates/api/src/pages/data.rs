@@ -104,7 +104,7 @@ impl InlineCache {
     fn get(&self, key: &str, generation: u64, now: i64) -> Option<Arc<Value>> {
         let map = self.0.lock().ok()?;
         let (g, made, value) = map.get(key)?;
-        (*g == generation && (0..crate::read_cache::TTL_MS).contains(&(now - made))).then(|| value.clone())
+        crate::read_cache::is_fresh(*g, *made, generation, now).then(|| value.clone())
     }
 
     fn put(&self, key: String, generation: u64, now: i64, value: Arc<Value>) {
