@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { switchLocale } from '../i18n';
 import { useRouteHandle } from './context';
 import { DefaultLayout } from './layout/DefaultLayout';
 import { PageLayout } from './layout/PageLayout';
@@ -18,7 +19,9 @@ function useFocusOnNavigation() {
 }
 
 export function RootLayout() {
-  const { def } = useRouteHandle();
+  const { def, locale } = useRouteHandle();
+  // The committed route's locale is the page's language, switched before paint (D144).
+  useLayoutEffect(() => switchLocale(locale), [locale]);
   useFocusOnNavigation();
   const Layout = def?.layout === 'page' ? PageLayout : DefaultLayout;
   return (

@@ -2,7 +2,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadLocale } from '../i18n';
+import { i18next, loadLocale } from '../i18n';
 import { memoryCookieJar } from '../lib/settings';
 import { appConfig, envelope, fakeServer, guestUser, type Handler } from '../test/fakeServer';
 import { App } from './App';
@@ -177,6 +177,24 @@ describe('app shell', () => {
     const flag = document.querySelector('.locale-switcher__flag');
     expect(flag).toHaveAttribute('src', '/static/country/ca.png');
     expect(flag).toHaveAttribute('alt', '');
+  });
+
+  it('D144 the language changes with the committed route, never while the old page shows', async () => {
+    const user = userEvent.setup();
+    const { router } = renderApp('/latest');
+    await screen.findByRole('heading', { name: 'Latest news', level: 1 });
+    // Where the router stood each time the language changed: a switch during the loader
+    // would show the old page (and the data it asked for, in the old language) in French.
+    const seenAt: string[] = [];
+    const record = () => seenAt.push(router().state.location.pathname);
+    i18next.on('languageChanged', record);
+    try {
+      await user.selectOptions(screen.getByLabelText('Language and country'), 'fr_CA');
+      await screen.findByRole('heading', { name: 'Dernières nouvelles', level: 1 });
+    } finally {
+      i18next.off('languageChanged', record);
+    }
+    expect(seenAt).toEqual(['/fr/latest']);
   });
 
   it('§4.4 / §8.10 a failed location update shows an error popup', async () => {

@@ -8,7 +8,7 @@ import { ApiError } from '../lib/api';
 import { LOCALES, type Locale } from '../lib/locale';
 import { isExternalTarget, matchRouteRule } from '../lib/routeRules';
 import { isGuest } from '../features/user';
-import { loadLocale } from '../i18n';
+import { prepareLocale } from '../i18n';
 import { localizedRoutePath, ROUTES, type RouteDef, type RouteHandle } from '../routes/routes';
 import { globalGuard } from './guard';
 import { NotFound } from './NotFound';
@@ -69,7 +69,9 @@ export function createRouteLoader(services: Services, def: RouteDef | null, loca
       services.settings.storeLocale(result.code.code);
       void services.applyLocaleCode(result.code.code);
     }
-    await loadLocale(result.locale);
+    // The language switches when the route commits (RootLayout), not here: until then
+    // the page on screen stays one language with the data it asked for (D144).
+    await prepareLocale(result.locale);
 
     // The server's first payload may carry an error for this page (e.g. a missing article).
     const payloadError = services.payload?.error;

@@ -7,7 +7,7 @@ import i18next from 'i18next';
 import { createApiClient, DEFAULT_SIGN_WORD, type ApiClient } from '../lib/api';
 import { acquisitionChannel } from '../lib/channel';
 import type { CookieJar } from '../lib/cookies';
-import { DEFAULT_COUNTRY, DEFAULT_LOCALE } from '../lib/locale';
+import { DEFAULT_COUNTRY, DEFAULT_LOCALE, resolveLocaleCode } from '../lib/locale';
 import type { RouteRule } from '../lib/routeRules';
 import { createAppSettings, type AppSettings } from '../lib/settings';
 import {
@@ -18,6 +18,7 @@ import {
   type BuildWatch,
 } from '../features/build/buildWatch';
 import { emitPopup } from '../features/popup';
+import { prepareLocale } from '../i18n';
 import {
   appConfigKey,
   createSession,
@@ -150,8 +151,12 @@ export function createServices(options: ServicesOptions): Services {
       if (pending) return pending;
       const run = ready
         .then(() => session.applyLocaleCode(code))
-        .then((ok) => {
-          if (ok === false) emitPopup({ text: i18next.t('Web_LocationFailed'), kind: 'error' });
+        .then(async (ok) => {
+          if (ok !== false) return;
+          // In the chosen language: the page may not have switched to it yet (D144).
+          const lang = resolveLocaleCode(code)?.lang ?? DEFAULT_LOCALE;
+          await prepareLocale(lang);
+          emitPopup({ text: i18next.t('Web_LocationFailed', { lng: lang }), kind: 'error' });
         })
         .finally(() => pendingCodes.delete(code));
       pendingCodes.set(code, run);

@@ -30,23 +30,37 @@ export function applyDocumentLocale(locale: string, doc: Document = document): v
 }
 
 /**
- * Loads a locale's messages (once) and switches to it. §8.6: a catalogue that fails to
- * load is logged 'Failed locale loading' and the current language stays.
+ * Loads a locale's messages once, without switching to them: the router's loader does
+ * this, so the page on screen keeps its language until the next route commits (D144).
+ * §8.6: a catalogue that fails to load is logged 'Failed locale loading'.
  */
-export async function loadLocale(locale: Locale): Promise<void> {
+export async function prepareLocale(locale: Locale): Promise<boolean> {
   await ensureInit(locale);
-  if (!i18next.hasResourceBundle(locale, 'translation')) {
-    const load = catalogues[`./${locale}.json`];
-    try {
-      if (!load) throw new Error(`No catalogue for ${locale}`);
-      i18next.addResourceBundle(locale, 'translation', await load());
-    } catch (error) {
-      console.error('Failed locale loading', error);
-      return;
-    }
+  if (i18next.hasResourceBundle(locale, 'translation')) return true;
+  const load = catalogues[`./${locale}.json`];
+  try {
+    if (!load) throw new Error(`No catalogue for ${locale}`);
+    i18next.addResourceBundle(locale, 'translation', await load());
+    return true;
+  } catch (error) {
+    console.error('Failed locale loading', error);
+    return false;
   }
-  if (i18next.language !== locale) await i18next.changeLanguage(locale);
+}
+
+/**
+ * Switches to a loaded locale (synchronous: its messages are in memory). A locale whose
+ * catalogue failed to load leaves the current language in place (§8.6).
+ */
+export function switchLocale(locale: Locale): void {
+  if (!i18next.hasResourceBundle(locale, 'translation')) return;
+  if (i18next.language !== locale) void i18next.changeLanguage(locale);
   applyDocumentLocale(locale);
+}
+
+/** Loads a locale's messages (once) and switches to it. */
+export async function loadLocale(locale: Locale): Promise<void> {
+  if (await prepareLocale(locale)) switchLocale(locale);
 }
 
 export const initI18n = loadLocale;
