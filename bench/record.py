@@ -37,7 +37,7 @@ SQLite in a fresh data dir. Raw wrk output: `bench/out/`.
 | what | req/s | p50 | p99 | non-2xx |
 |---|---:|---:|---:|---:|
 | nginx, same shell bytes as a static file | {nginx['rps']:,.0f} | {nginx['p50']:.2f} ms | {nginx['p99']:.2f} ms | {nginx['non2xx']} |
-| `GET /` (localwire shell, per-request head + payload) | {shell['rps']:,.0f} | {shell['p50']:.2f} ms | {shell['p99']:.2f} ms | {shell['non2xx']} |
+| `GET /` (localwire home page, kept: D145) | {shell['rps']:,.0f} | {shell['p50']:.2f} ms | {shell['p99']:.2f} ms | {shell['non2xx']} |
 | `POST /api/user/init` (signed, new device each, SQLite; median of 3 runs by p99) | {init['rps']:,.0f} | {init['p50']:.2f} ms | {init['p99']:.2f} ms | {init['non2xx']} |
 
 - Shell throughput / nginx static: **{ratio:.0%}** (target ≥ 50%: {ok(ratio >= 0.5)}).

@@ -43,16 +43,14 @@ pub const MAX_ENTRIES: usize = 1_024;
 /// Larger answers are not kept (none of the read calls makes one today).
 pub const MAX_BODY: usize = 512 * 1024;
 /// Keys longer than this (odd query strings) are not kept.
-const MAX_KEY: usize = 512;
+pub(crate) const MAX_KEY: usize = 512;
 
 /// One kept answer.
 struct Entry {
     generation: u64,
     made_ms: i64,
     etag: HeaderValue,
-    identity: Bytes,
-    gzip: OnceLock<Bytes>,
-    br: OnceLock<Bytes>,
+    body: Encoded,
     /// A reader is making this answer's successor.
     refreshing: AtomicBool,
 }
@@ -197,9 +195,7 @@ impl ReadCache {
             generation,
             made_ms: now_ms,
             etag: HeaderValue::from_str(&weak_etag(&body)).map_err(|e| ApiError::Internal(e.to_string()))?,
-            identity: Bytes::from(body),
-            gzip: OnceLock::new(),
-            br: OnceLock::new(),
+            body: Encoded::new(Bytes::from(body)),
             refreshing: AtomicBool::new(false),
         });
         self.put(key, &entry, now_ms);
@@ -228,7 +224,7 @@ impl ReadCache {
 
     fn put(&self, key: &str, entry: &Arc<Entry>, now_ms: i64) {
         let Ok(mut map) = self.entries.lock() else { return };
-        if key.len() > MAX_KEY || entry.identity.len() > MAX_BODY {
+        if key.len() > MAX_KEY || entry.body.len() > MAX_BODY {
             // An older answer to the same request must not outlive this one.
             map.remove(key);
             return;
@@ -250,13 +246,7 @@ fn respond(entry: &Entry, headers: &HeaderMap, max_age: u32) -> Response {
     let mut res = if names_etag(headers.get(header::IF_NONE_MATCH), entry.etag.to_str().unwrap_or("")) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        let (body, encoding) = if accepts(headers, "br") {
-            (entry.br.get_or_init(|| brotli(&entry.identity)).clone(), Some("br"))
-        } else if accepts(headers, "gzip") {
-            (entry.gzip.get_or_init(|| gzip(&entry.identity)).clone(), Some("gzip"))
-        } else {
-            (entry.identity.clone(), None)
-        };
+        let (body, encoding) = entry.body.for_request(headers);
         let mut res = (StatusCode::OK, body).into_response();
         let h = res.headers_mut();
         h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -273,6 +263,42 @@ fn respond(entry: &Entry, headers: &HeaderMap, max_age: u32) -> Response {
         h.insert(header::CACHE_CONTROL, v);
     }
     res
+}
+
+/// A body kept with its brotli and gzip encodings, each made once, on first demand.
+pub struct Encoded {
+    identity: Bytes,
+    gzip: OnceLock<Bytes>,
+    br: OnceLock<Bytes>,
+}
+
+impl Encoded {
+    pub fn new(identity: Bytes) -> Encoded {
+        Encoded {
+            identity,
+            gzip: OnceLock::new(),
+            br: OnceLock::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.identity.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.identity.is_empty()
+    }
+
+    /// The body in the best encoding the request accepts, and that encoding's name.
+    pub fn for_request(&self, headers: &HeaderMap) -> (Bytes, Option<&'static str>) {
+        if accepts(headers, "br") {
+            (self.br.get_or_init(|| brotli(&self.identity)).clone(), Some("br"))
+        } else if accepts(headers, "gzip") {
+            (self.gzip.get_or_init(|| gzip(&self.identity)).clone(), Some("gzip"))
+        } else {
+            (self.identity.clone(), None)
+        }
+    }
 }
 
 /// Brotli at quality 5: made once per kept answer, so a little slower than the

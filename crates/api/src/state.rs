@@ -72,6 +72,8 @@ pub struct Inner {
     pub read_cache: crate::read_cache::ReadCache,
     /// The pages' inline calls, kept the same way (D143).
     pub inline_cache: crate::pages::data::InlineCache,
+    /// Whole pages kept the same way (D145).
+    pub page_cache: crate::pages::kept::PageCache,
 }
 
 impl AppState {
@@ -85,6 +87,7 @@ impl AppState {
             publisher_cities: Default::default(),
             read_cache: Default::default(),
             inline_cache: Default::default(),
+            page_cache: Default::default(),
             config,
         }))
     }

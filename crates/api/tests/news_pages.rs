@@ -340,7 +340,76 @@ async fn kept_inline_data_gives_way_to_new_items_at_once(app: &TestApp) {
     assert_eq!(after["data"]["list"][0]["title"], "Breaking: bridge reopens");
 }
 
+async fn home_with_cookie(app: &TestApp, cookie: &str) -> (String, reqwest::header::HeaderMap) {
+    // Redirects are not followed (support::start).
+    let res = app
+        .http
+        .get(app.url("/"))
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap();
+    let headers = res.headers().clone();
+    (res.text().await.unwrap(), headers)
+}
+
+/// D145: kept pages are shared only by readers the server would write the same page
+/// for: the city and country settings and the locale cookie each give their own page.
+async fn kept_pages_follow_each_readers_settings(app: &TestApp) {
+    seeded(app).await;
+    let city = |html: &str| payload(html)["data"]["context"]["city"]["id"].clone();
+    let (washington, _) = home_with_cookie(app, &format!("cityId={WASHINGTON}")).await;
+    let (portland, _) = home_with_cookie(app, &format!("cityId={PORTLAND_ME}")).await;
+    assert_eq!(city(&washington), WASHINGTON);
+    assert_eq!(city(&portland), PORTLAND_ME);
+    let (again, _) = home_with_cookie(app, &format!("cityId={WASHINGTON}")).await;
+    assert_eq!(payload(&again), payload(&washington), "the kept page, same reader");
+
+    // A stored locale still sends the reader to its own locale's page (§2.21).
+    let (_, french) = home_with_cookie(app, "lw_locale=fr_CA").await;
+    assert_eq!(french["location"], "/fr/?c=fr_CA");
+    let (canada, _) = home_with_cookie(app, "iso=CA").await;
+    assert_eq!(payload(&canada)["extra"][0]["query"]["params"]["country"], "CA");
+
+    // A c code sets the locale cookie on the kept page too.
+    for _ in 0..2 {
+        let res = app.get("/es/?c=es_US").await;
+        assert_eq!(res.status(), 200);
+        let cookie = res.headers().get("set-cookie").expect("the locale cookie");
+        assert!(cookie.to_str().unwrap().starts_with("lw_locale=es_US;"));
+    }
+}
+
+/// D145: a kept page is sent compressed, and decodes to the page itself.
+async fn kept_pages_are_sent_compressed(app: &TestApp) {
+    seeded(app).await;
+    let plain = app.get("/latest").await.text().await.unwrap();
+    // The test client would otherwise undo the encoding itself.
+    let http = reqwest::Client::builder().no_gzip().no_brotli().build().unwrap();
+    for _ in 0..2 {
+        let res = http
+            .get(app.url("/latest"))
+            .header("accept-encoding", "gzip")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.headers()["content-encoding"], "gzip");
+        assert!(
+            res.headers()["content-security-policy"]
+                .to_str()
+                .unwrap()
+                .contains("script-src")
+        );
+        let bytes = res.bytes().await.unwrap();
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text).unwrap();
+        assert_eq!(text, plain);
+    }
+}
+
 engine_tests!(
+    kept_pages_follow_each_readers_settings,
+    kept_pages_are_sent_compressed,
     kept_inline_data_gives_way_to_new_items_at_once,
     article_page_has_story_meta_open_graph_json_ld_and_payload,
     share_page_previews_the_story_and_points_at_the_article,

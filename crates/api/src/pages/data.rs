@@ -153,18 +153,25 @@ async fn answered(state: &AppState, call: Call, now: i64) -> Option<(Call, Value
     }
 }
 
+/// The app settings (cookies, §3) a page's data depends on; the page cache keys on
+/// them ([`super::kept::key`]).
+pub const ISO_COOKIE: &str = "iso";
+pub const CITY_COOKIE: &str = "cityId";
+
 /// The reader's country as the SPA will see it: `c` when applied, else the `iso` app
 /// setting, else the page's.
 fn reader_country(r: &Rendering, headers: &HeaderMap) -> Country {
     if r.applied_c.is_some() {
         return r.country;
     }
-    cookie(headers, "iso").and_then(Country::from_iso).unwrap_or(r.country)
+    cookie(headers, ISO_COOKIE)
+        .and_then(Country::from_iso)
+        .unwrap_or(r.country)
 }
 
 /// The reader's city from the `cityId` app setting, when it is a real city.
 fn reader_city(headers: &HeaderMap) -> Option<i64> {
-    let id = cookie(headers, "cityId")?.parse::<i64>().ok()?;
+    let id = cookie(headers, CITY_COOKIE)?.parse::<i64>().ok()?;
     geo::by_id(CityId(id)).map(|c| c.id.0)
 }
 

@@ -3,6 +3,7 @@
 //! the first data inlined as JSON (DESIGN "Pages").
 
 pub mod data;
+pub mod kept;
 pub mod locale;
 pub mod routes;
 pub mod shell;
@@ -22,6 +23,7 @@ use percent_encoding::{NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode
 use routes::{RouteMatch, match_route};
 use serde_json::json;
 use shell::{escape_html, script_safe_json};
+use std::sync::Arc;
 
 /// The locale cookie (D3): the stored locale code, 365 days, SameSite=Lax.
 pub const LOCALE_COOKIE: &str = "lw_locale";
@@ -150,18 +152,38 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
         );
         return redirect(&to, StatusCode::FOUND);
     }
-    let page = match &matched {
-        Some(m) => data::page_data(&state, headers, &rendering, m, req.uri().query(), now_ms()).await,
+    // A page that does not depend on who is signed in is kept briefly (D145).
+    let generation = state.store.content_generation();
+    let now = now_ms();
+    let key = match &matched {
+        Some(m) if !m.route.auth => kept::key(
+            req.uri().path_and_query().map_or(raw_path, |pq| pq.as_str()),
+            headers,
+            state.config.public_url.is_none(),
+        ),
+        _ => None,
+    };
+    if let Some(key) = &key
+        && let Some(page) = state.page_cache.get(key, generation, now)
+    {
+        return kept::respond(&page, headers);
+    }
+    let data = match &matched {
+        Some(m) => data::page_data(&state, headers, &rendering, m, req.uri().query(), now).await,
         None => PageData::default(),
     };
-    render_page(
+    let page = Arc::new(render_page(
         &state,
         headers,
         &rendering,
         matched.as_ref(),
         &shown_path(&decoded),
-        &page,
-    )
+        &data,
+    ));
+    if let Some(key) = &key {
+        state.page_cache.put(key, generation, now, page.clone());
+    }
+    kept::respond(&page, headers)
 }
 
 fn render_page(
@@ -171,7 +193,7 @@ fn render_page(
     matched: Option<&RouteMatch>,
     shown: &str,
     page: &PageData,
-) -> Response {
+) -> kept::Page {
     let locale = r.locale;
     let app = t(locale, "App_Name");
     let (status, title, description, error) = match matched {
@@ -324,19 +346,7 @@ fn render_page(
         &head,
         &script_safe_json(&payload),
     );
-    let mut res = (status, html).into_response();
-    let h = res.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    crate::security::add_document_headers(h);
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    h.insert(
-        header::VARY,
-        HeaderValue::from_static("Cookie, Accept-Language, Accept-Encoding"),
-    );
-    if let Some(c) = r.applied_c {
+    let set_cookie = r.applied_c.and_then(|c| {
         let secure = if state
             .config
             .public_url
@@ -352,11 +362,9 @@ fn render_page(
             c.code(),
             domain::constants::locale_cookie_max_age_secs()
         );
-        if let Ok(v) = HeaderValue::from_str(&value) {
-            h.append(header::SET_COOKIE, v);
-        }
-    }
-    res
+        HeaderValue::from_str(&value).ok()
+    });
+    kept::Page::new(status, html, set_cookie)
 }
 
 #[cfg(test)]

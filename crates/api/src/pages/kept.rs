@@ -1,0 +1,174 @@
+//! Whole pages kept for a few seconds (D145), under the read cache's freshness rule
+//! (D140): made at the store's current content generation and younger than
+//! [`TTL_MS`](crate::read_cache::TTL_MS).
+//!
+//! A page depends on its URL and on a few request inputs: the locale cookie and
+//! `Accept-Language` (which locale), the `iso` and `cityId` app settings (whose news),
+//! and the `Host` header when no public URL is configured (canonical and preview links).
+//! All of them are in the key, so two readers share a kept page only when the server
+//! would have written them the same one. Pages behind sign-in are never kept.
+
+use crate::read_cache::{Encoded, MAX_BODY, MAX_ENTRIES, MAX_KEY, is_fresh};
+use axum::body::Bytes;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::sync::{Arc, Mutex};
+
+/// One written page: what [`respond`] turns into a response.
+pub struct Page {
+    pub status: StatusCode,
+    pub html: Encoded,
+    /// The locale cookie, when the page applied a `c` code (D3).
+    pub set_cookie: Option<HeaderValue>,
+}
+
+struct Kept {
+    generation: u64,
+    made_ms: i64,
+    page: Arc<Page>,
+}
+
+#[derive(Default)]
+pub struct PageCache(Mutex<HashMap<Box<str>, Kept>>);
+
+impl PageCache {
+    pub fn get(&self, key: &str, generation: u64, now_ms: i64) -> Option<Arc<Page>> {
+        let map = self.0.lock().ok()?;
+        let kept = map.get(key)?;
+        is_fresh(kept.generation, kept.made_ms, generation, now_ms).then(|| kept.page.clone())
+    }
+
+    pub fn put(&self, key: &str, generation: u64, now_ms: i64, page: Arc<Page>) {
+        if page.html.len() > MAX_BODY {
+            return;
+        }
+        let Ok(mut map) = self.0.lock() else { return };
+        if map.len() >= MAX_ENTRIES && !map.contains_key(key) {
+            map.retain(|_, k| is_fresh(k.generation, k.made_ms, generation, now_ms));
+            if map.len() >= MAX_ENTRIES {
+                map.clear();
+            }
+        }
+        map.insert(
+            key.into(),
+            Kept {
+                generation,
+                made_ms: now_ms,
+                page,
+            },
+        );
+    }
+}
+
+/// The key of the page for this request, or `None` when it is too long to keep.
+/// `host` is left out when a public URL names the server (links do not use it then).
+pub fn key(path_and_query: &str, headers: &HeaderMap, with_host: bool) -> Option<String> {
+    let header = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let cookie = |name: &str| super::cookie(headers, name).unwrap_or("");
+    let mut key = String::with_capacity(128);
+    let _ = write!(
+        key,
+        "{path_and_query}\n{}\n{}\n{}\n{}",
+        cookie(super::LOCALE_COOKIE),
+        cookie(super::data::ISO_COOKIE),
+        cookie(super::data::CITY_COOKIE),
+        header(header::ACCEPT_LANGUAGE),
+    );
+    if with_host {
+        key.push('\n');
+        key.push_str(header(header::HOST));
+    }
+    (key.len() <= MAX_KEY).then_some(key)
+}
+
+/// The page in the best encoding the request accepts, with the document headers.
+pub fn respond(page: &Page, headers: &HeaderMap) -> Response {
+    let (body, encoding) = page.html.for_request(headers);
+    let mut res = (page.status, body).into_response();
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    if let Some(encoding) = encoding {
+        // The compression layer leaves answers that already name an encoding alone.
+        h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+    }
+    crate::security::add_document_headers(h);
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(
+        header::VARY,
+        HeaderValue::from_static("Cookie, Accept-Language, Accept-Encoding"),
+    );
+    if let Some(cookie) = &page.set_cookie {
+        h.append(header::SET_COOKIE, cookie.clone());
+    }
+    res
+}
+
+impl Page {
+    pub fn new(status: StatusCode, html: String, set_cookie: Option<HeaderValue>) -> Page {
+        Page {
+            status,
+            html: Encoded::new(Bytes::from(html)),
+            set_cookie,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (name, value) in pairs {
+            h.append(name.clone(), HeaderValue::from_str(value).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn every_input_a_page_depends_on_is_in_its_key() {
+        let plain = key("/?a=1", &HeaderMap::new(), true).unwrap();
+        let variants = [
+            key("/?a=2", &HeaderMap::new(), true),
+            key("/latest?a=1", &HeaderMap::new(), true),
+            key("/?a=1", &headers(&[(header::COOKIE, "lw_locale=fr_CA")]), true),
+            key("/?a=1", &headers(&[(header::COOKIE, "iso=CA")]), true),
+            key("/?a=1", &headers(&[(header::COOKIE, "cityId=6094817")]), true),
+            key("/?a=1", &headers(&[(header::ACCEPT_LANGUAGE, "fr-CA")]), true),
+            key("/?a=1", &headers(&[(header::HOST, "news.example")]), true),
+        ];
+        for variant in variants {
+            assert_ne!(variant.unwrap(), plain);
+        }
+        // Cookies the page does not read share one page.
+        let other = headers(&[(header::COOKIE, "token=abc; _ga=1")]);
+        assert_eq!(key("/?a=1", &other, true).unwrap(), plain);
+        // With a public URL, the Host header changes nothing.
+        let host = headers(&[(header::HOST, "news.example")]);
+        assert_eq!(key("/", &host, false), key("/", &HeaderMap::new(), false));
+    }
+
+    #[test]
+    fn long_keys_are_not_kept() {
+        assert!(key(&format!("/{}", "a".repeat(MAX_KEY)), &HeaderMap::new(), true).is_none());
+    }
+
+    #[test]
+    fn a_kept_page_lasts_while_the_store_is_unchanged_and_it_is_young() {
+        let cache = PageCache::default();
+        let page = Arc::new(Page::new(StatusCode::OK, "<p>hi</p>".into(), None));
+        cache.put("k", 3, 1_000, page);
+        assert!(cache.get("k", 3, 1_000 + crate::read_cache::TTL_MS - 1).is_some());
+        assert!(cache.get("k", 4, 1_001).is_none(), "a write readers see");
+        assert!(
+            cache.get("k", 3, 1_000 + crate::read_cache::TTL_MS).is_none(),
+            "too old"
+        );
+        assert!(cache.get("other", 3, 1_001).is_none());
+    }
+}
