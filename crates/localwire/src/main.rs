@@ -152,3 +152,24 @@ async fn shutdown_signal() {
     }
     tracing::info!("shutting down: finishing requests in flight");
 }
+
+#[cfg(test)]
+mod allocator_tests {
+    use std::ffi::{c_int, c_long};
+
+    unsafe extern "C" {
+        fn mi_option_get(option: c_int) -> c_long;
+    }
+    /// `mi_option_arena_eager_commit` in mimalloc.h's `mi_option_e` (the fifth option).
+    const ARENA_EAGER_COMMIT: c_int = 4;
+
+    /// D146: `.cargo/config.toml` builds mimalloc to commit arena memory on demand.
+    #[test]
+    fn mimalloc_commits_arena_memory_on_demand() {
+        if std::env::var_os("MIMALLOC_ARENA_EAGER_COMMIT").is_some() {
+            return; // Overridden on purpose for this run.
+        }
+        // SAFETY: reads one option; mimalloc initialises its options on first use.
+        assert_eq!(unsafe { mi_option_get(ARENA_EAGER_COMMIT) }, 0);
+    }
+}
