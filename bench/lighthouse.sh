@@ -48,9 +48,14 @@ for page in "${PAGES[@]}"; do
   read -r name url <<<"$page"
   for run in $(seq "$RUNS"); do
     echo "$name $run $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/lh-load.txt"
-    npx -y lighthouse@12 "$url" --quiet --output=json --output-path="$OUT/lh-$name-$run.json" \
-      --only-categories=performance,accessibility --chrome-flags="$FLAGS" >/dev/null 2>"$OUT/lh-$name-$run.log" \
-      || { echo "lighthouse failed for $name run $run; see $OUT/lh-$name-$run.log" >&2; exit 1; }
+    # Lighthouse now and then loses the trace (NO_NAVSTART): such a run is repeated, twice at most.
+    for attempt in 1 2 3; do
+      npx -y lighthouse@12 "$url" --quiet --output=json --output-path="$OUT/lh-$name-$run.json" \
+        --only-categories=performance,accessibility --chrome-flags="$FLAGS" >/dev/null 2>"$OUT/lh-$name-$run.log" \
+        && break
+      [ "$attempt" = 3 ] && { echo "lighthouse failed for $name run $run; see $OUT/lh-$name-$run.log" >&2; exit 1; }
+      echo "lighthouse failed for $name run $run ($(tail -1 "$OUT/lh-$name-$run.log")); again"
+    done
   done
 done
 python3 bench/record_pages.py "$OUT" "$(nproc)" "$RUNS" "${PAGES[@]}"

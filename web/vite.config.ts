@@ -5,7 +5,8 @@ const apiServer = 'http://127.0.0.1:8080';
 /**
  * The server contract (docs/decisions.md, D20) puts `<!--lw:payload-->` in <body>
  * before the module script. Vite injects the entry script into <head>; move it to
- * the end of <body> so the shell keeps the documented order.
+ * the end of <body> so the shell keeps the documented order, and `<!--lw:head-->` to
+ * the end of <head>, after the stylesheet Vite injects.
  */
 function entryScriptToBody(): Plugin {
   return {
@@ -17,7 +18,12 @@ function entryScriptToBody(): Plugin {
         const script = /\s*<script type="module" crossorigin src="[^"]+"><\/script>/.exec(html);
         if (!script) return html;
         const withoutScript = html.replace(script[0], '');
-        return withoutScript.replace('</body>', `  ${script[0].trim()}\n  </body>`);
+        // The page's own head (title, meta, preloads: D147) goes after the app's
+        // stylesheet, so the browser asks for that render-blocking file first.
+        const headLast = withoutScript
+          .replace(/\s*<!--lw:head-->/, '')
+          .replace('</head>', '  <!--lw:head-->\n  </head>');
+        return headLast.replace('</body>', `  ${script[0].trim()}\n  </body>`);
       },
     },
   };
@@ -31,6 +37,8 @@ export default defineConfig({
     assetsDir: 'assets',
     target: 'es2022',
     sourcemap: false,
+    // .vite/manifest.json: the server preloads each screen's chunks from it (D147).
+    manifest: true,
     // Every browser that runs this ES2022 bundle supports <link rel="modulepreload">.
     modulePreload: { polyfill: false },
     // Inlined assets would become data: URLs; keep every asset a hashed file.

@@ -407,7 +407,42 @@ async fn kept_pages_are_sent_compressed(app: &TestApp) {
     }
 }
 
+fn preloaded_image(html: &str) -> Option<String> {
+    let tag = r#"<link rel="preload" as="image" fetchpriority="high" href=""#;
+    let start = html.find(tag)? + tag.len();
+    Some(html[start..start + html[start..].find('"')?].to_string())
+}
+
+/// D147: the largest image of the first screen is preloaded from the head, and a first
+/// visit's home is written for the city the guest will be given (so the SPA's first
+/// queries are the inlined ones).
+async fn pages_preload_their_lead_image_and_name_the_readers_city(app: &TestApp) {
+    let corpus = seeded(app).await;
+    let (_, html) = page(app, &format!("/article/{}", corpus.id("dc-nasty"))).await;
+    assert_eq!(preloaded_image(&html).as_deref(), Some("/demo/media/images/nasty.jpg"));
+
+    let (_, html) = page(app, "/").await;
+    let p = payload(&html);
+    assert_eq!(p["city_id"], WASHINGTON, "the default city of the US");
+    assert_eq!(p["query"]["params"]["city_id"], WASHINGTON.to_string());
+    let first = &p["data"]["list"][0];
+    let thumbnail = ["thumbnail_url", "org_img_url", "img_url"]
+        .iter()
+        .filter_map(|k| first[*k].as_str())
+        .find(|u| !u.is_empty());
+    assert_eq!(
+        preloaded_image(&html).as_deref(),
+        thumbnail,
+        "the lead card's thumbnail (§3)"
+    );
+
+    // A page without a lead image preloads none; a 404 neither.
+    assert_eq!(preloaded_image(&page(app, "/search").await.1), None);
+    assert_eq!(preloaded_image(&page(app, "/no-such-page").await.1), None);
+}
+
 engine_tests!(
+    pages_preload_their_lead_image_and_name_the_readers_city,
     kept_pages_follow_each_readers_settings,
     kept_pages_are_sent_compressed,
     kept_inline_data_gives_way_to_new_items_at_once,

@@ -53,7 +53,8 @@ describe('§2.10 article', () => {
     expect(
       within(coverage).getByRole('link', { name: 'Budget passes after long night' }),
     ).toBeInTheDocument();
-    const more = screen.getByRole('region', { name: 'More from Washington' });
+    // Rendered right after the story's first paint (D147).
+    const more = await screen.findByRole('region', { name: 'More from Washington' });
     expect(within(more).getByRole('link', { name: 'Metro fares rise' })).toHaveAttribute(
       'href',
       '/article/1050',

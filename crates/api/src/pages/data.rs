@@ -88,6 +88,8 @@ pub struct PageData {
     pub missing_article: bool,
     /// A canonical path other than the page's own (a share page's article).
     pub canonical_rest: Option<String>,
+    /// The image the first screen shows largest, preloaded from the head (D147).
+    pub lead_image: Option<String>,
 }
 
 /// The data of the pages' inline calls, kept like the API's read answers (D140, D143):
@@ -173,6 +175,14 @@ fn reader_country(r: &Rendering, headers: &HeaderMap) -> Country {
 fn reader_city(headers: &HeaderMap) -> Option<i64> {
     let id = cookie(headers, CITY_COOKIE)?.parse::<i64>().ok()?;
     geo::by_id(CityId(id)).map(|c| c.id.0)
+}
+
+/// The city the page is written for: the `cityId` setting, else the default city of the
+/// reader's country, which is where a first visit's guest is placed (§4.2, §9.1). The
+/// SPA reads it from the payload (`city_id`) until it knows the user, so its first
+/// queries are the ones inlined here (D147).
+pub fn reader_city_id(r: &Rendering, headers: &HeaderMap) -> i64 {
+    reader_city(headers).unwrap_or_else(|| reader_country(r, headers).default_city().id)
 }
 
 /// `/local/4140963`, `/local/washington-dc-4140963` → 4140963; a bare name is looked up
@@ -282,8 +292,50 @@ async fn feed_page(state: &AppState, call: Call, categories: Option<Call>, now: 
     page
 }
 
-/// The first data of the page of route `m`.
+/// Screens that show their first story as a large lead card (the SPA's `leadFirst`).
+const LEAD_FIRST: [&str; 7] = [
+    "home",
+    "local",
+    "local-city",
+    "top-news",
+    "category",
+    "location",
+    "special",
+];
+
+/// The first data of the page of route `m`, with the image its first screen shows
+/// largest: an article's main image, or a lead card's thumbnail (§3 derived values).
 pub async fn page_data(
+    state: &AppState,
+    headers: &HeaderMap,
+    r: &Rendering,
+    m: &RouteMatch,
+    query: Option<&str>,
+    now: i64,
+) -> PageData {
+    let mut page = screen_data(state, headers, r, m, query, now).await;
+    page.lead_image = lead_image(&m.route.name, &page);
+    page
+}
+
+fn lead_image(route: &str, page: &PageData) -> Option<String> {
+    let url = if route == "article" {
+        page.article.as_ref()?.image.clone()
+    } else if LEAD_FIRST.contains(&route) {
+        let first = page.main.as_ref()?.1.get("list")?.get(0)?;
+        ["thumbnail_url", "org_img_url", "img_url"]
+            .iter()
+            .find_map(|k| first.get(k)?.as_str().filter(|u| !u.is_empty()))?
+            .to_string()
+    } else {
+        return None;
+    };
+    // What the page's image policy allows: this server's paths and https (CSP img-src).
+    let allowed = url.starts_with("https://") || (url.starts_with('/') && !url.starts_with("//"));
+    allowed.then_some(url)
+}
+
+async fn screen_data(
     state: &AppState,
     headers: &HeaderMap,
     r: &Rendering,
@@ -304,7 +356,7 @@ pub async fn page_data(
     let q = |name: &str| query.and_then(|q| query_value(q, name)).unwrap_or_default();
     match m.route.name.as_str() {
         "home" => {
-            let city = reader_city(headers).map(|id| id.to_string()).unwrap_or_default();
+            let city = reader_city_id(r, headers).to_string();
             let local = feed_call(
                 "local",
                 &scoped(&[("city_id", city), ("size", HOME_SECTION_SIZE.into())]),
@@ -320,7 +372,7 @@ pub async fn page_data(
             page
         }
         "local" => {
-            let city = reader_city(headers).map(|id| id.to_string()).unwrap_or_default();
+            let city = reader_city_id(r, headers).to_string();
             feed_page(state, feed_call("local", &scoped(&[("city_id", city)])), None, now).await
         }
         "local-city" => {

@@ -5,6 +5,7 @@
 pub mod data;
 pub mod kept;
 pub mod locale;
+pub mod preload;
 pub mod routes;
 pub mod shell;
 
@@ -246,6 +247,22 @@ fn render_page(
         escape_html(&description)
     ));
     head.push_str(&format!(r#"<meta name="lw-build" content="{}">"#, state.shell.build_id));
+    // The app's chunks for this screen and locale, and the screen's largest image,
+    // fetched while the entry script loads (D147).
+    head.push_str(
+        &state
+            .shell
+            .preloads
+            .head(matched.map(|m| m.route.name.as_str()), locale),
+    );
+    if status == StatusCode::OK
+        && let Some(image) = page.lead_image.as_deref()
+    {
+        head.push_str(&format!(
+            r#"<link rel="preload" as="image" fetchpriority="high" href="{}">"#,
+            escape_html(image)
+        ));
+    }
     if status == StatusCode::OK {
         head.push_str(&format!(r#"<link rel="canonical" href="{}">"#, escape_html(&canonical)));
         for alt in Locale::ALL {
@@ -329,6 +346,7 @@ fn render_page(
         "status": status.as_u16(),
         "locale": locale.code(),
         "country": r.country.iso(),
+        "city_id": data::reader_city_id(r, headers),
         "c": r.applied_c.map(|c| c.code()),
         "build": state.shell.build_id,
         "params": params,

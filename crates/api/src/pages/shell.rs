@@ -2,6 +2,7 @@
 //! answer is a few string copies: `<html lang dir>`, `<!--lw:head-->` (title, meta,
 //! links) and `<!--lw:payload-->` (the first data as JSON).
 
+use super::preload::Preloads;
 use crate::assets::WebDist;
 use sha2::{Digest, Sha256};
 
@@ -27,13 +28,18 @@ pub struct Shell {
     /// Hash of the shell, which names every content-hashed asset (decision D7).
     pub build_id: String,
     pub built: bool,
+    /// Each screen's and locale's chunks, for the head (D147).
+    pub preloads: Preloads,
 }
 
 impl Shell {
     pub fn load() -> Shell {
         let built = WebDist::get("index.html").and_then(|f| String::from_utf8(f.data.into_owned()).ok());
         match built.as_deref().and_then(|t| Shell::parse(t, true)) {
-            Some(shell) => shell,
+            Some(shell) => Shell {
+                preloads: Preloads::load(),
+                ..shell
+            },
             None => {
                 if built.is_some() {
                     tracing::error!("web/dist/index.html lacks the lw markers; serving the fallback shell");
@@ -55,6 +61,7 @@ impl Shell {
             after_payload: after_payload.into(),
             build_id,
             built,
+            preloads: Preloads::default(),
         })
     }
 

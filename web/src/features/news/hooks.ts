@@ -1,4 +1,5 @@
 /** Query hooks for the read API (TanStack Query), seeded from the first-load payload. */
+import { useDeferredValue } from 'react';
 import {
   keepPreviousData,
   useInfiniteQuery,
@@ -26,13 +27,15 @@ import {
 import type { MediaSource, Page } from './model';
 import { payloadDataFor } from './seed';
 
-/** Who is reading: the UI language, the country and the city (user, else cookies). */
+/** Who is reading: the UI language, the country and the city (user, else cookies, else the page's). */
 export function useReader() {
   const { locale } = useRouteHandle();
   const user = useUser();
   const { settings, payload } = useServices();
   const country = user?.country || settings.get('iso') || payload?.country || 'US';
-  const cityId = user?.city_id || Number(settings.get('cityId')) || 0;
+  // Until the user is known, the city the server wrote the first page for: the first
+  // queries are then the inlined ones (D147).
+  const cityId = user?.city_id || Number(settings.get('cityId')) || payload?.cityId || 0;
   const city = user?.city || settings.get('city') || '';
   const adminCode = user?.admin_code || settings.get('adminCode') || '';
   const label = user?.city_show || cityShow(city, adminCode);
@@ -154,4 +157,13 @@ export function useSearchMedia(q: string) {
   return usePagedQuery<Page<MediaSource>>(SEARCH_MEDIA_PATH, cleanParams({ q }), {
     enabled: q.trim() !== '',
   });
+}
+
+/**
+ * False for a screen's first render, true right after: React renders what waits for it
+ * in the background once the first screen has painted. For content below the first
+ * screen (D147), so the first paint does not wait for it.
+ */
+export function useAfterFirstPaint(): boolean {
+  return useDeferredValue(true, false);
 }

@@ -9,6 +9,7 @@ import {
   NewsFeed,
   NoStories,
   ScopeNote,
+  useAfterFirstPaint,
   useFeed,
   useReader,
 } from '../../features/news';
@@ -47,6 +48,8 @@ export default function Home() {
   });
   const top = useFeed({ channel: 'top', size: HOME_SECTION_SIZE });
   const latest = useFeed({ channel: 'latest' });
+  // Below the first screen: rendered once the local and top stories are on screen.
+  const belowFold = useAfterFirstPaint();
   const city = reader.label || local.data?.pages[0]?.context.city?.city_show || '';
 
   return (
@@ -76,7 +79,7 @@ export default function Home() {
         </FeedSection>
         <div className="home__slot" data-slot="trends" />
         <FeedSection title={t('Section_Latest')}>
-          <NewsFeed query={latest} empty={<NoStories />} />
+          {belowFold && <NewsFeed query={latest} empty={<NoStories />} />}
         </FeedSection>
       </div>
       {params.get('login') === '1' && (

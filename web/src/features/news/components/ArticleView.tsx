@@ -4,6 +4,7 @@ import { useRouteHandle } from '../../../app/context';
 import { Section } from '../../../components/Screen';
 import { localizePath } from '../../../lib/locale';
 import type { NewsDetail } from '../api';
+import { useAfterFirstPaint } from '../hooks';
 import { areaName, isAudio, isVideo, mainImageOf, type Area, type NewsItem } from '../model';
 import { mediaPath, NewsBadges, NewsCard, PublisherBadge, TimeAgo } from './NewsCard';
 import { NewsImage } from './NewsImage';
@@ -67,6 +68,8 @@ export function ArticleView({ detail }: { detail: NewsDetail }) {
   const image = mainImageOf(news);
   const place = news.area_list[0];
   const placeName = place ? areaName(place, locale) : '';
+  // "More from" is below the story: rendered once the story is on screen.
+  const belowFold = useAfterFirstPaint();
   return (
     <>
       <article className="article" aria-labelledby="article-title">
@@ -104,7 +107,7 @@ export function ArticleView({ detail }: { detail: NewsDetail }) {
             </video>
           </div>
         ) : (
-          image && <NewsImage src={image} alt={news.title} />
+          image && <NewsImage src={image} alt={news.title} eager />
         )}
         {isAudio(news) && news.voice_url && (
           <div className="article__media">
@@ -178,7 +181,7 @@ export function ArticleView({ detail }: { detail: NewsDetail }) {
           </ul>
         </Section>
       )}
-      {related.length > 0 && (
+      {related.length > 0 && belowFold && (
         <Section
           title={placeName ? t('Article_MoreFrom', { place: placeName }) : t('Article_MoreNearby')}
         >

@@ -123,7 +123,14 @@ export function NewsCard({
           <TimeAgo ms={item.publish_time} />
         </p>
       </div>
-      {showImage && <NewsImage className="news-card__image" src={thumbnailOf(item)} alt="" />}
+      {showImage && (
+        <NewsImage
+          className="news-card__image"
+          src={thumbnailOf(item)}
+          alt=""
+          eager={variant === 'lead'}
+        />
+      )}
     </article>
   );
 }

@@ -72,6 +72,25 @@ describe('§4 images', () => {
     expect(box().querySelector('.news-image__marker')).toBeNull();
   });
 
+  it('D147 the largest image of the first screen is asked for at once, first, keeping its placeholder until it loads', () => {
+    const { box, img, io } = setup(<NewsImage src={SRC} alt="" eager />);
+    expect(io.instances).toHaveLength(0);
+    expect(img()).toHaveAttribute('src', SRC);
+    expect(img()).toHaveAttribute('fetchpriority', 'high');
+    expect(box()).toHaveAttribute('data-state', 'loading');
+    // Shown as it arrives (news.css: no fade, no marker over it).
+    expect(box()).toHaveAttribute('data-eager');
+    expect(box().querySelector('.news-image__marker')).toBeNull();
+    fireEvent.load(img()!);
+    expect(box()).toHaveAttribute('data-state', 'loaded');
+  });
+
+  it('§9.11 other images are not marked high priority', () => {
+    const { box, img, io } = setup(<NewsImage src={SRC} alt="" />);
+    io.setNear(box(), true);
+    expect(img()).not.toHaveAttribute('fetchpriority');
+  });
+
   it('§4 on error shows the error image, then tries again after 200 ms, up to the default 3 attempts', () => {
     vi.useFakeTimers();
     const { box, img, io } = setup(<NewsImage src={SRC} alt="Bridge" />);

@@ -57,6 +57,12 @@ interface Props {
   className?: string;
   /** Overrides the configured attempts (tests, special cases). */
   attempts?: number;
+  /**
+   * The largest image of the first screen (a lead card, an article's image): asked for
+   * at once and first, not when seen, since it is in view from the start (the server
+   * preloads it too, D147).
+   */
+  eager?: boolean;
 }
 
 /**
@@ -69,12 +75,12 @@ export function NewsImage(props: Props) {
   return <LazyImage key={props.src} {...props} />;
 }
 
-function LazyImage({ src, alt, className, attempts }: Props) {
+function LazyImage({ src, alt, className, attempts, eager = false }: Props) {
   const configured = useImageAttempts();
   const maxAttempts = attempts ?? configured;
   const box = useRef<HTMLDivElement>(null);
   const remembered = src !== '' && isRemembered(src);
-  const [near, setNear] = useState(remembered);
+  const [near, setNear] = useState(remembered || eager);
   const [state, setState] = useState<ImageState>(
     src === '' ? 'error' : remembered ? 'loaded' : 'loading',
   );
@@ -101,6 +107,7 @@ function LazyImage({ src, alt, className, attempts }: Props) {
       className={className ? `news-image ${className}` : 'news-image'}
       data-state={state}
       data-attempt={attempt}
+      data-eager={eager || undefined}
     >
       {near && state !== 'error' && (
         <img
@@ -108,7 +115,9 @@ function LazyImage({ src, alt, className, attempts }: Props) {
           className="news-image__img"
           src={src}
           alt={alt}
-          decoding="async"
+          // The first screen's image paints with the text around it, not a frame later.
+          decoding={eager ? 'sync' : 'async'}
+          fetchPriority={eager ? 'high' : undefined}
           onLoad={() => {
             rememberLoaded(src);
             setState('loaded');
@@ -116,7 +125,7 @@ function LazyImage({ src, alt, className, attempts }: Props) {
           onError={() => setState('error')}
         />
       )}
-      {state === 'loading' && <span className="news-image__marker" aria-hidden="true" />}
+      {state === 'loading' && !eager && <span className="news-image__marker" aria-hidden="true" />}
       {state === 'error' && (
         <span
           className="news-image__error"
