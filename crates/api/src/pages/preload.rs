@@ -63,7 +63,9 @@ impl Preloads {
             // Styles first: the screen cannot paint without them. Fetched only: the app
             // applies them after its own styles, in the order the cascade expects.
             for file in files.iter().filter(|f| f.ends_with(".css") && !loaded.contains(*f)) {
-                out.push_str(&format!(r#"<link rel="preload" as="style" crossorigin href="/{file}">"#));
+                out.push_str(&format!(
+                    r#"<link rel="preload" as="style" crossorigin href="/{file}">"#
+                ));
             }
             for file in files.iter().filter(|f| f.ends_with(".js") && !loaded.contains(*f)) {
                 out.push_str(&module_link(file));
