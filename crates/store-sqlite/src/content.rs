@@ -202,6 +202,22 @@ fn special_row(r: &SqliteRow) -> std::result::Result<Special, sqlx::Error> {
     })
 }
 
+/// Top news: the page's clusters first (narrow rows, walked in rank order on
+/// `story_clusters_rank` so the walk stops at the page, D148), then only their lead
+/// items read whole.
+const TOP_NEWS_SQL: &str = concat!(
+    "SELECT ",
+    news_columns!("''"),
+    " FROM (SELECT c.cluster_id AS k_cluster, c.media_count AS k_media, c.size AS k_size, c.newest AS k_newest \
+        FROM story_clusters c WHERE c.newest >= ?3 AND EXISTS (SELECT 1 FROM news_items n \
+        JOIN media_sources m ON m.media_id = n.media_id WHERE n.news_id = c.lead_id AND",
+    filters!(),
+    ") ORDER BY c.media_count DESC, c.size DESC, c.newest DESC, c.cluster_id DESC LIMIT +?4 OFFSET +?5) k \
+      JOIN story_clusters c ON c.cluster_id = k.k_cluster JOIN news_items n ON n.news_id = c.lead_id \
+      JOIN media_sources m ON m.media_id = n.media_id \
+      ORDER BY k.k_media DESC, k.k_size DESC, k.k_newest DESC, k.k_cluster DESC"
+);
+
 #[async_trait]
 impl ContentStore for SqliteStore {
     async fn import_publishers(&self, publishers: &[PublisherFeeds], now_ms: i64) -> Result<ImportReport> {
@@ -439,27 +455,15 @@ impl ContentStore for SqliteStore {
     }
 
     async fn top_news(&self, filter: &ListFilter, since_ms: i64, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
-        // The page's clusters first (narrow rows), then only their lead items read whole.
-        let list = sqlx::query(concat!(
-            "SELECT ",
-            news_columns!("''"),
-            " FROM (SELECT c.cluster_id AS k_cluster, c.media_count AS k_media, c.size AS k_size, c.newest AS k_newest \
-                FROM story_clusters c WHERE c.newest >= ?3 AND EXISTS (SELECT 1 FROM news_items n \
-                JOIN media_sources m ON m.media_id = n.media_id WHERE n.news_id = c.lead_id AND",
-            filters!(),
-            ") ORDER BY c.media_count DESC, c.size DESC, c.newest DESC, c.cluster_id DESC LIMIT +?4 OFFSET +?5) k \
-              JOIN story_clusters c ON c.cluster_id = k.k_cluster JOIN news_items n ON n.news_id = c.lead_id \
-              JOIN media_sources m ON m.media_id = n.media_id \
-              ORDER BY k.k_media DESC, k.k_size DESC, k.k_newest DESC, k.k_cluster DESC"
-        ))
-        .bind(filter.lang.as_deref())
-        .bind(filter.country.as_deref())
-        .bind(since_ms)
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(&self.reader)
-        .await
-        .map_err(db)?;
+        let list = sqlx::query(TOP_NEWS_SQL)
+            .bind(filter.lang.as_deref())
+            .bind(filter.country.as_deref())
+            .bind(since_ms)
+            .bind(limit)
+            .bind(offset)
+            .fetch_all(&self.reader)
+            .await
+            .map_err(db)?;
         rows(list, news_row)
     }
 
@@ -545,5 +549,40 @@ impl ContentStore for SqliteStore {
 
     fn content_generation(&self) -> u64 {
         self.generation.get()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// D148: top news walks `story_clusters_rank` and stops at the page; it never sorts
+    /// every recent cluster.
+    #[tokio::test]
+    async fn top_news_walks_clusters_in_rank_order() {
+        let dir = std::env::temp_dir().join(format!("lw-top-plan-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = SqliteStore::open_file(&dir.join("plan.sqlite")).await.unwrap();
+        let plan: Vec<String> = sqlx::query(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {TOP_NEWS_SQL}")))
+            .bind(None::<String>)
+            .bind(None::<String>)
+            .bind(0_i64)
+            .bind(21_i64)
+            .bind(0_i64)
+            .fetch_all(&store.reader)
+            .await
+            .unwrap()
+            .iter()
+            .map(|row| row.get::<String, _>("detail"))
+            .collect();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            plan.iter().any(|d| d.contains("USING INDEX story_clusters_rank")),
+            "{plan:#?}"
+        );
+        assert!(
+            !plan.iter().any(|d| d.contains("TEMP B-TREE FOR ORDER BY")),
+            "{plan:#?}"
+        );
     }
 }
