@@ -30,13 +30,24 @@ struct Kept {
     page: Arc<Page>,
 }
 
+/// At most this many bytes of pages are kept (before compression): pages of odd
+/// queries (a search for every word) must not grow memory past the server's budget.
+pub const MAX_BYTES: usize = 16 * 1024 * 1024;
+
 #[derive(Default)]
-pub struct PageCache(Mutex<HashMap<Box<str>, Kept>>);
+pub struct PageCache(Mutex<Table>);
+
+#[derive(Default)]
+struct Table {
+    pages: HashMap<Box<str>, Kept>,
+    /// The kept pages' sizes, summed.
+    bytes: usize,
+}
 
 impl PageCache {
     pub fn get(&self, key: &str, generation: u64, now_ms: i64) -> Option<Arc<Page>> {
-        let map = self.0.lock().ok()?;
-        let kept = map.get(key)?;
+        let table = self.0.lock().ok()?;
+        let kept = table.pages.get(key)?;
         is_fresh(kept.generation, kept.made_ms, generation, now_ms).then(|| kept.page.clone())
     }
 
@@ -44,21 +55,34 @@ impl PageCache {
         if page.html.len() > MAX_BODY {
             return;
         }
-        let Ok(mut map) = self.0.lock() else { return };
-        if map.len() >= MAX_ENTRIES && !map.contains_key(key) {
-            map.retain(|_, k| is_fresh(k.generation, k.made_ms, generation, now_ms));
-            if map.len() >= MAX_ENTRIES {
-                map.clear();
+        let Ok(mut table) = self.0.lock() else { return };
+        let size = page.html.len();
+        let full = table.pages.len() >= MAX_ENTRIES || table.bytes + size > MAX_BYTES;
+        if full && !table.pages.contains_key(key) {
+            // Stale pages go first; if everything is fresh, start over.
+            table
+                .pages
+                .retain(|_, k| is_fresh(k.generation, k.made_ms, generation, now_ms));
+            table.bytes = table.pages.values().map(|k| k.page.html.len()).sum();
+            if table.pages.len() >= MAX_ENTRIES || table.bytes + size > MAX_BYTES {
+                table.pages.clear();
+                table.bytes = 0;
             }
         }
-        map.insert(
-            key.into(),
-            Kept {
-                generation,
-                made_ms: now_ms,
-                page,
-            },
-        );
+        let kept = Kept {
+            generation,
+            made_ms: now_ms,
+            page,
+        };
+        if let Some(old) = table.pages.insert(key.into(), kept) {
+            table.bytes -= old.page.html.len();
+        }
+        table.bytes += size;
+    }
+
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.0.lock().map(|t| t.bytes).unwrap_or(0)
     }
 }
 
@@ -151,6 +175,22 @@ mod tests {
         // With a public URL, the Host header changes nothing.
         let host = headers(&[(header::HOST, "news.example")]);
         assert_eq!(key("/", &host, false), key("/", &HeaderMap::new(), false));
+    }
+
+    #[test]
+    fn kept_pages_stay_within_the_byte_budget() {
+        let cache = PageCache::default();
+        let page = || Arc::new(Page::new(StatusCode::OK, "x".repeat(MAX_BODY), None));
+        for i in 0..(2 * MAX_BYTES / MAX_BODY) {
+            cache.put(&format!("k{i}"), 1, 1_000, page());
+            assert!(cache.bytes() <= MAX_BYTES, "{} bytes after {i}", cache.bytes());
+        }
+        // The same key again replaces, not adds.
+        let before = cache.bytes();
+        let last = format!("k{}", 2 * MAX_BYTES / MAX_BODY - 1);
+        cache.put(&last, 1, 1_000, page());
+        assert_eq!(cache.bytes(), before);
+        assert!(cache.get(&last, 1, 1_000).is_some());
     }
 
     #[test]
