@@ -12,14 +12,41 @@ const catalogues = import.meta.glob<Catalogue>('./*.json', { import: 'default' }
 
 let initialised: Promise<unknown> | null = null;
 
+/**
+ * French elides "de" and "que" before a vowel ("près d’Ottawa", "en tant qu’Alice"). The
+ * catalogue cannot, since the word after them is a value (a city, a name): the messages
+ * are written with "de {{city}}" and fixed here (D150). Y and h are left alone ("de
+ * Yellowknife", "de Hull"): whether they elide depends on the word.
+ */
+const ELIDED = /\b(d|qu)e (?=[AEIOUÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouàâæéèêëîïôœùûü])/g;
+
+export function elide(text: string, lng: string | undefined): string {
+  return lng === 'fr' ? text.replace(ELIDED, '$1’') : text;
+}
+
+const elision = {
+  type: 'postProcessor' as const,
+  name: 'elision',
+  process: (
+    value: string,
+    _key: unknown,
+    options: { lng?: string } | undefined,
+    translator: { language?: string },
+  ) => elide(value, options?.lng ?? translator.language),
+};
+
 function ensureInit(locale: Locale): Promise<unknown> {
-  initialised ??= i18next.use(initReactI18next).init({
-    lng: locale,
-    fallbackLng: false,
-    resources: {},
-    interpolation: { escapeValue: false },
-    returnEmptyString: false,
-  });
+  initialised ??= i18next
+    .use(initReactI18next)
+    .use(elision)
+    .init({
+      lng: locale,
+      postProcess: ['elision'],
+      fallbackLng: false,
+      resources: {},
+      interpolation: { escapeValue: false },
+      returnEmptyString: false,
+    });
   return initialised;
 }
 
