@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { readPayload } from './app/payload';
-import { createServices, startAfterFirstScreen } from './app/services';
+import { createServices } from './app/services';
 import { loadLocale } from './i18n';
 import { splitLocalePath } from './lib/locale';
 import './styles/global.css';
@@ -25,7 +25,7 @@ async function boot() {
       <App services={services} />
     </StrictMode>,
   );
-  startAfterFirstScreen(services);
+  services.start();
 }
 
 void boot();

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { switchLocale } from '../i18n';
-import { useRouteHandle, useServices } from './context';
+import { useRouteHandle } from './context';
 import { DefaultLayout } from './layout/DefaultLayout';
 import { PageLayout } from './layout/PageLayout';
 
@@ -18,16 +18,8 @@ function useFocusOnNavigation() {
   }, [pathname]);
 }
 
-function afterNextPaint(run: () => void) {
-  if (typeof requestAnimationFrame !== 'function') return void setTimeout(run, 0);
-  requestAnimationFrame(() => setTimeout(run, 0));
-}
-
 export function RootLayout() {
   const { def, locale } = useRouteHandle();
-  const services = useServices();
-  // Once the first screen has painted: the frame after the one it is drawn in.
-  useEffect(() => afterNextPaint(services.screenShown), [services]);
   // The committed route's locale is the page's language, switched before paint (D144).
   useLayoutEffect(() => switchLocale(locale), [locale]);
   useFocusOnNavigation();

@@ -69,13 +69,6 @@ export interface Services {
   /** The `visit` cookie as it was before this page load (§4.9). */
   previousVisit: string | undefined;
   start: () => () => void;
-  /** The first screen is on screen (RootLayout): start-up may begin. */
-  screenShown: () => void;
-  /**
-   * Resolves once start-up is wanted: the first screen showed, or something asked for
-   * the user (a signed-in route's guard). See `startAfterFirstScreen`.
-   */
-  startWanted: Promise<void>;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -122,11 +115,6 @@ export function createServices(options: ServicesOptions): Services {
     resolveReady = resolve;
   });
 
-  let wantStart!: () => void;
-  const startWanted = new Promise<void>((resolve) => {
-    wantStart = resolve;
-  });
-
   let firstNavigation = true;
   const previousVisit = settings.get('visit');
   const pendingCodes = new Map<string, Promise<void>>();
@@ -147,7 +135,6 @@ export function createServices(options: ServicesOptions): Services {
     },
     ready,
     currentUser: async () => {
-      wantStart();
       const started = await ready;
       // Later flows (set city, logout) update the cache; it is the latest word.
       return queryClient.getQueryData<User>(userQueryKey) ?? started;
@@ -175,8 +162,6 @@ export function createServices(options: ServicesOptions): Services {
       pendingCodes.set(code, run);
       return run;
     },
-    screenShown: () => wantStart(),
-    startWanted,
     start: () => {
       const channel = acquisitionChannel(options.initialUrl.searchParams);
       session
@@ -203,17 +188,4 @@ export function createServices(options: ServicesOptions): Services {
     },
   };
   return services;
-}
-
-/** How long start-up waits for a first screen that does not show (an error screen). */
-export const FIRST_SCREEN_WAIT_MS = 1_000;
-
-/**
- * §7.17 start-up, once the first screen is on screen (D147): that screen needs none of
- * its calls (its data is inlined, its city is the page's until the user is known), and
- * on a slow phone they would compete with what it does need.
- */
-export function startAfterFirstScreen(services: Services): void {
-  const timeout = new Promise<void>((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS));
-  void Promise.race([services.startWanted, timeout]).then(() => services.start());
 }
