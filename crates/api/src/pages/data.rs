@@ -88,8 +88,6 @@ pub struct PageData {
     pub missing_article: bool,
     /// A canonical path other than the page's own (a share page's article).
     pub canonical_rest: Option<String>,
-    /// The image the first screen shows largest, preloaded from the head (D147).
-    pub lead_image: Option<String>,
 }
 
 /// The data of the pages' inline calls, kept like the API's read answers (D140, D143):
@@ -219,6 +217,16 @@ fn param<'a>(m: &'a RouteMatch, name: &str) -> &'a str {
     m.params.iter().find(|(k, _)| k == name).map_or("", |(_, v)| v.as_str())
 }
 
+/// §3 derived values of a news item: the main image is the original image, else
+/// `img_url`; the thumbnail is `thumbnail_url`, else the main image.
+const MAIN_IMAGE: [&str; 2] = ["org_img_url", "img_url"];
+const THUMBNAIL: [&str; 3] = ["thumbnail_url", "org_img_url", "img_url"];
+
+/// The first non-empty of a news item's image fields, in the order given.
+fn first_url<'a>(news: &'a Value, fields: &[&str]) -> Option<&'a str> {
+    fields.iter().find_map(|f| news[*f].as_str().filter(|u| !u.is_empty()))
+}
+
 fn text(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_string()
 }
@@ -229,10 +237,7 @@ fn article_of(data: &Value) -> Article {
         news_id: news["news_id"].as_i64().unwrap_or_default(),
         title: text(&news["title"]),
         summary: text(&news["summary"]),
-        image: [text(&news["org_img_url"]), text(&news["img_url"])]
-            .into_iter()
-            .find(|u| !u.is_empty())
-            .unwrap_or_default(),
+        image: first_url(news, &MAIN_IMAGE).unwrap_or_default().to_string(),
         publish_time_ms: news["publish_time"].as_i64().unwrap_or_default(),
         author: text(&news["author"]),
         publisher: text(&news["media_name"]),
@@ -303,30 +308,13 @@ const LEAD_FIRST: [&str; 7] = [
     "special",
 ];
 
-/// The first data of the page of route `m`, with the image its first screen shows
-/// largest: an article's main image, or a lead card's thumbnail (§3 derived values).
-pub async fn page_data(
-    state: &AppState,
-    headers: &HeaderMap,
-    r: &Rendering,
-    m: &RouteMatch,
-    query: Option<&str>,
-    now: i64,
-) -> PageData {
-    let mut page = screen_data(state, headers, r, m, query, now).await;
-    page.lead_image = lead_image(&m.route.name, &page);
-    page
-}
-
-fn lead_image(route: &str, page: &PageData) -> Option<String> {
+/// The image the first screen of route `route` shows largest, for the head to preload
+/// (D147): an article's main image, or a lead card's thumbnail (§3 derived values).
+pub fn lead_image<'a>(route: &str, page: &'a PageData) -> Option<&'a str> {
     let url = if route == "article" {
-        page.article.as_ref()?.image.clone()
+        page.article.as_ref()?.image.as_str()
     } else if LEAD_FIRST.contains(&route) {
-        let first = page.main.as_ref()?.1.get("list")?.get(0)?;
-        ["thumbnail_url", "org_img_url", "img_url"]
-            .iter()
-            .find_map(|k| first.get(k)?.as_str().filter(|u| !u.is_empty()))?
-            .to_string()
+        first_url(&page.main.as_ref()?.1["list"][0], &THUMBNAIL)?
     } else {
         return None;
     };
@@ -335,7 +323,8 @@ fn lead_image(route: &str, page: &PageData) -> Option<String> {
     allowed.then_some(url)
 }
 
-async fn screen_data(
+/// The first data of the page of route `m`.
+pub async fn page_data(
     state: &AppState,
     headers: &HeaderMap,
     r: &Rendering,

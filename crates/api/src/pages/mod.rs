@@ -256,7 +256,7 @@ fn render_page(
             .head(matched.map(|m| m.route.name.as_str()), locale),
     );
     if status == StatusCode::OK
-        && let Some(image) = page.lead_image.as_deref()
+        && let Some(image) = matched.and_then(|m| data::lead_image(&m.route.name, page))
     {
         head.push_str(&format!(
             r#"<link rel="preload" as="image" fetchpriority="high" href="{}">"#,
