@@ -414,8 +414,8 @@ fn preloaded_image(html: &str) -> Option<String> {
 }
 
 /// D147: the largest image of the first screen is preloaded from the head, and a first
-/// visit's home is written for the city the guest will be given (so the SPA's first
-/// queries are the inlined ones).
+/// visit's home names the city the guest will be given in its inlined call (so the SPA's
+/// query once it knows the guest is the inlined one).
 async fn pages_preload_their_lead_image_and_name_the_readers_city(app: &TestApp) {
     let corpus = seeded(app).await;
     let (_, html) = page(app, &format!("/article/{}", corpus.id("dc-nasty"))).await;
@@ -423,8 +423,11 @@ async fn pages_preload_their_lead_image_and_name_the_readers_city(app: &TestApp)
 
     let (_, html) = page(app, "/").await;
     let p = payload(&html);
-    assert_eq!(p["city_id"], WASHINGTON, "the default city of the US");
-    assert_eq!(p["query"]["params"]["city_id"], WASHINGTON.to_string());
+    assert_eq!(
+        p["query"]["params"]["city_id"],
+        WASHINGTON.to_string(),
+        "the default city of the US, where init places the guest"
+    );
     let first = &p["data"]["list"][0];
     let thumbnail = ["thumbnail_url", "org_img_url", "img_url"]
         .iter()

@@ -25,8 +25,6 @@ export interface Payload {
   status: number;
   locale: Locale;
   country: string;
-  /** The reader's city the page was written for (the default city on a first visit). */
-  cityId?: number;
   c: string | null;
   build: string;
   params: Record<string, string>;
@@ -78,7 +76,6 @@ export function parsePayload(text: string | null | undefined): Payload | null {
     status: typeof raw.status === 'number' ? raw.status : 200,
     locale: isLocale(raw.locale) ? raw.locale : 'en',
     country: typeof raw.country === 'string' ? raw.country : 'US',
-    cityId: typeof raw.city_id === 'number' ? raw.city_id : undefined,
     c: typeof raw.c === 'string' ? raw.c : null,
     build: typeof raw.build === 'string' ? raw.build : '',
     params:

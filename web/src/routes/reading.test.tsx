@@ -185,6 +185,36 @@ describe('§2.1 home', () => {
     expect(await screen.findByRole('link', { name: 'From the payload' })).toBeInTheDocument();
     expect(calls('/api/news/feed')).toHaveLength(0);
   });
+
+  it("D147 a first visit's local list stays the inlined one once the guest's city is known", async () => {
+    const local = { channel: 'local', city_id: '4140963', lang: 'en', country: 'US' };
+    const payload: Payload = {
+      route: 'local',
+      status: 200,
+      locale: 'en',
+      country: 'US',
+      c: null,
+      build: '',
+      params: {},
+      error: null,
+      data: null,
+      calls: [
+        {
+          path: '/api/news/feed',
+          params: local,
+          data: feedPage([newsItem(6, { title: 'Inlined local' })]),
+        },
+      ],
+    };
+    const { calls, server } = renderApp('/local', { payload });
+    expect(await screen.findByRole('link', { name: 'Inlined local' })).toBeInTheDocument();
+    // Start-up places the guest in that city: the list asked for then is still the inlined one.
+    await waitFor(() =>
+      expect(server.requests.some((r) => r.path === '/api/user/info')).toBe(true),
+    );
+    expect(screen.getByRole('link', { name: 'Inlined local' })).toBeInTheDocument();
+    expect(calls('/api/news/feed')).toHaveLength(0);
+  });
 });
 
 describe('§2.3 local', () => {

@@ -176,10 +176,10 @@ fn reader_city(headers: &HeaderMap) -> Option<i64> {
 }
 
 /// The city the page is written for: the `cityId` setting, else the default city of the
-/// reader's country, which is where a first visit's guest is placed (§4.2, §9.1). The
-/// SPA reads it from the payload (`city_id`) until it knows the user, so its first
-/// queries are the ones inlined here (D147).
-pub fn reader_city_id(r: &Rendering, headers: &HeaderMap) -> i64 {
+/// reader's country, which is where a first visit's guest is placed (§4.2, §9.1). Named
+/// in the inlined call, so the SPA's query once it knows the guest is the inlined one
+/// (D147).
+fn reader_city_id(r: &Rendering, headers: &HeaderMap) -> i64 {
     reader_city(headers).unwrap_or_else(|| reader_country(r, headers).default_city().id)
 }
 

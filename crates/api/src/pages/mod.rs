@@ -346,7 +346,6 @@ fn render_page(
         "status": status.as_u16(),
         "locale": locale.code(),
         "country": r.country.iso(),
-        "city_id": data::reader_city_id(r, headers),
         "c": r.applied_c.map(|c| c.code()),
         "build": state.shell.build_id,
         "params": params,

@@ -27,15 +27,13 @@ import {
 import type { MediaSource, Page } from './model';
 import { payloadDataFor } from './seed';
 
-/** Who is reading: the UI language, the country and the city (user, else cookies, else the page's). */
+/** Who is reading: the UI language, the country and the city (user, else cookies). */
 export function useReader() {
   const { locale } = useRouteHandle();
   const user = useUser();
   const { settings, payload } = useServices();
   const country = user?.country || settings.get('iso') || payload?.country || 'US';
-  // Until the user is known, the city the server wrote the first page for: the first
-  // queries are then the inlined ones (D147).
-  const cityId = user?.city_id || Number(settings.get('cityId')) || payload?.cityId || 0;
+  const cityId = user?.city_id || Number(settings.get('cityId')) || 0;
   const city = user?.city || settings.get('city') || '';
   const adminCode = user?.admin_code || settings.get('adminCode') || '';
   const label = user?.city_show || cityShow(city, adminCode);
