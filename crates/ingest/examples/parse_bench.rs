@@ -1,6 +1,6 @@
 //! Raw feed-parsing speed over local feed files (bench/ingest.sh).
 //!
-//!     cargo run --release -p ingest --example parse_bench -- [--clean] [--marks 10000,50000,100000] PATH...
+//!     cargo run --release -p ingest --example parse_bench -- [--clean | --cluster] [--marks 10000,50000,100000] PATH...
 //!
 //! Each PATH is a feed file or a folder of them (*.xml, *.rss, *.atom, *.json; read in name
 //! order). Files are read and parsed one at a time and dropped before the next, so memory
@@ -13,6 +13,10 @@
 //! whole pipeline before the store. Geotagging reads the content's text that cleaning
 //! made (`clean_item_with_text`), as the pipeline does.
 //!
+//! `--cluster` (implies `--clean`) also places every item in one clustering window, in
+//! file order, as one `ingest --once` round does (nothing is evicted), and reports the
+//! window's time and work counters at each mark and at the end.
+//!
 //! The last line is `RESULT {json}` for bench/record_ingest.py.
 
 use std::path::PathBuf;
@@ -24,6 +28,7 @@ use ingest::place::{PublisherArea, places};
 
 struct Args {
     clean: bool,
+    cluster: bool,
     marks: Vec<u64>,
     paths: Vec<PathBuf>,
 }
@@ -31,6 +36,7 @@ struct Args {
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
         clean: false,
+        cluster: false,
         marks: vec![10_000, 50_000, 100_000],
         paths: Vec::new(),
     };
@@ -38,6 +44,10 @@ fn parse_args() -> Result<Args, String> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--clean" => args.clean = true,
+            "--cluster" => {
+                args.clean = true;
+                args.cluster = true;
+            }
             "--marks" => {
                 let list = it.next().ok_or("--marks needs a list, e.g. 10000,50000")?;
                 args.marks = list
@@ -99,7 +109,7 @@ fn main() {
     let args = match parse_args() {
         Ok(args) => args,
         Err(message) => {
-            eprintln!("usage: parse_bench [--clean] [--marks 10000,50000,100000] PATH...");
+            eprintln!("usage: parse_bench [--clean | --cluster] [--marks 10000,50000,100000] PATH...");
             if !message.is_empty() {
                 eprintln!("{message}");
             }
@@ -123,6 +133,9 @@ fn main() {
     let (mut read_time, mut parse_time) = (Duration::ZERO, Duration::ZERO);
     // clean (incl. language), categorise, geotag
     let mut stage_time = [Duration::ZERO; 3];
+    // `--cluster`: each kept item placed in one clustering window, in file order.
+    let mut window = ingest::cluster::Window::default();
+    let (mut cluster_time, mut next_id, mut file_no) = (Duration::ZERO, 1i64, 0i64);
     // RSS and Atom apart (feedparser 6.0 reads no JSON Feed): items, bytes, parse time.
     let (mut xml_items, mut xml_bytes, mut xml_time) = (0u64, 0u64, Duration::ZERO);
     let mut next_mark = 0;
@@ -181,10 +194,27 @@ fn main() {
                 stage_time[1] += t2 - t1;
                 stage_time[2] += t3 - t2;
                 kept += 1;
+                if args.cluster {
+                    let t4 = Instant::now();
+                    let sig = ingest::cluster::signature(&item.title, &item.summary, &item.lang);
+                    let ids: Vec<i64> = cities.iter().map(|c| c.id.0).collect();
+                    let joined = window.assign(&sig, file_no, item.publish_time_ms, &ids);
+                    window.insert(ingest::cluster::WindowEntry {
+                        news_id: next_id,
+                        cluster_id: joined.unwrap_or(next_id),
+                        media_id: file_no,
+                        publish_time_ms: item.publish_time_ms,
+                        signature: sig,
+                        cities: &ids,
+                    });
+                    next_id += 1;
+                    cluster_time += t4.elapsed();
+                }
                 std::hint::black_box((category, cities, item, text));
             }
         }
         drop(feed);
+        file_no += 1;
         while next_mark < args.marks.len() && items >= args.marks[next_mark] {
             let (hwm, rss) = memory_kib();
             println!(
@@ -193,6 +223,14 @@ fn main() {
                 json_opt(hwm),
                 json_opt(rss)
             );
+            if args.cluster {
+                println!(
+                    "  clustering so far: {:.3} s, window {} items, {:?}",
+                    cluster_time.as_secs_f64(),
+                    window.len(),
+                    window.stats()
+                );
+            }
             marks_json.push(format!(
                 r#"{{"mark":{},"items":{},"peak_rss_kib":{},"rss_kib":{}}}"#,
                 args.marks[next_mark],
@@ -235,6 +273,15 @@ fn main() {
             rate(kept, stage_time[0]),
             rate(kept, stage_time[1]),
             rate(kept, stage_time[2])
+        );
+    }
+    if args.cluster {
+        println!(
+            "clustering: {:.3} s, {:.0} items/s, window {} items, {:?}",
+            cluster_time.as_secs_f64(),
+            rate(kept, cluster_time),
+            window.len(),
+            window.stats()
         );
     }
     println!(

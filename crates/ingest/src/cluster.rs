@@ -226,6 +226,17 @@ fn weight(t: u32) -> f32 {
     if t & ANCHOR_BIT != 0 { ANCHOR_WEIGHT } else { 1.0 }
 }
 
+/// A shared term's weight: an anchor (on either side) weighs [`ANCHOR_WEIGHT`] scaled by
+/// `discount`, never less than a plain word. Above 1 it still counts as a shared anchor
+/// (D152).
+fn shared_weight(anchor: bool, discount: f32) -> f32 {
+    if anchor {
+        (ANCHOR_WEIGHT * discount).max(1.0)
+    } else {
+        1.0
+    }
+}
+
 /// How two items overlap: weighted Dice, shared anchors, shared terms.
 #[derive(Debug, Clone, Copy)]
 struct Overlap {
@@ -267,15 +278,13 @@ fn overlap_weighed(a: &Signature, b: &Signature, wa: f32, wb: f32, discount: imp
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
-                let anchor = (x | y) & ANCHOR_BIT != 0;
-                let w = if anchor {
-                    (ANCHOR_WEIGHT * discount(i)).max(1.0)
-                } else {
-                    1.0
-                };
+                let w = shared_weight((x | y) & ANCHOR_BIT != 0, discount(i));
                 shared += w;
                 extra += 2.0 * w - weight(x) - weight(y);
-                anchors += usize::from(anchor);
+                // An anchor so common in the window that it weighs as a plain word is one
+                // (a city every local story names, a weekday): it cannot make two items
+                // one story (D152).
+                anchors += usize::from(w > 1.0);
                 terms += 1;
                 i += 1;
                 j += 1;
@@ -353,7 +362,9 @@ impl Default for Rules {
 /// [`same_story`] holds; one from the same publisher only at [`SAME_PUBLISHER`] or more
 /// (and a shared anchor). In this comparison a shared anchor weighs less the more distinct
 /// clusters in the window carry it ([`rarity`]: a city every local story names counts less
-/// than a company only one story names). The item joins the cluster of its most similar qualifying
+/// than a company only one story names), and one that 3 or more stories carry
+/// weighs as a plain word and is no longer a shared anchor (D152).
+/// The item joins the cluster of its most similar qualifying
 /// candidate (ties: the smaller, i.e. older, cluster id), single-link style; clusters
 /// never merge later, so an item's cluster id is stable once stored.
 pub fn assign(new: &Signature, media_id: i64, publish_time_ms: i64, candidates: &[Candidate]) -> Option<i64> {
@@ -906,6 +917,28 @@ mod tests {
     fn assign_joins_another_publishers_story_within_the_window() {
         let (a, b) = story();
         assert_eq!(assign(&b, 2, 10 * H, &[cand(1, 7, 1, 0, &a)]), Some(7));
+    }
+
+    /// D152: an anchor that 3 or more stories in the window carry weighs as a plain word and
+    /// no longer counts as a shared anchor; with fewer stories it still joins.
+    #[test]
+    fn a_saturated_anchor_alone_does_not_join_two_stories() {
+        let old = signature("Library hours change in Houston", "The library opens later.", "en");
+        let new = signature("Library hours change in Houston", "Readers asked for evenings.", "en");
+        let other = |n: i64| {
+            signature(
+                &format!("Houston story number {n}"),
+                &format!("Something else entirely, part {n}."),
+                "en",
+            )
+        };
+        // Only "Houston" is an anchor they share.
+        let mine = cand(1, 7, 1, 0, &old);
+        assert_eq!(assign(&new, 2, 0, std::slice::from_ref(&mine)), Some(7));
+        let two_more = [mine.clone(), cand(2, 8, 3, 0, &other(1))];
+        assert_eq!(assign(&new, 2, 0, &two_more), Some(7), "two stories carry it");
+        let three_more = [mine, cand(2, 8, 3, 0, &other(1)), cand(3, 9, 4, 0, &other(2))];
+        assert_eq!(assign(&new, 2, 0, &three_more), None, "three stories carry it");
     }
 
     #[test]

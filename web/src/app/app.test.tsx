@@ -5,8 +5,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { i18next, loadLocale } from '../i18n';
 import { memoryCookieJar } from '../lib/settings';
 import { appConfig, envelope, fakeServer, guestUser, type Handler } from '../test/fakeServer';
-import { App } from './App';
+import { firstLoadPayload } from '../test/payload';
 import type { Payload } from './payload';
+import { App } from './App';
 import { createServices } from './services';
 
 interface Options {
@@ -240,18 +241,12 @@ describe('app shell', () => {
   });
 
   it('§2.25 an error in the first payload shows the generic error screen', async () => {
-    const payload: Payload = {
+    const payload = firstLoadPayload({
       route: 'article',
       status: 404,
-      locale: 'en',
-      country: 'US',
-      c: null,
-      build: '',
       params: { id: 'x' },
       error: { status: 404, message: 'Not Found' },
-      data: null,
-      calls: [],
-    };
+    });
     renderApp('/article/x', { payload });
     expect(await screen.findByRole('heading', { name: 'Not Found' })).toBeVisible();
     expect(screen.getByText('404')).toBeInTheDocument();

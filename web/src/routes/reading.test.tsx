@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Payload } from '../app/payload';
 import { envelope, type Handler } from '../test/fakeServer';
 import { installIntersectionObserver } from '../test/intersection';
 import { feedPage, ledger, newsItem } from '../test/newsFixtures';
+import { firstLoadPayload } from '../test/payload';
 import { renderApp } from '../test/renderApp';
 
 let io: ReturnType<typeof installIntersectionObserver>;
@@ -163,16 +163,8 @@ describe('§2.1 home', () => {
   });
 
   it('D101 the first screen starts from the inlined payload: no second round trip', async () => {
-    const payload: Payload = {
+    const payload = firstLoadPayload({
       route: 'latest',
-      status: 200,
-      locale: 'en',
-      country: 'US',
-      c: null,
-      build: '',
-      params: {},
-      error: null,
-      data: null,
       calls: [
         {
           path: '/api/news/feed',
@@ -180,7 +172,7 @@ describe('§2.1 home', () => {
           data: feedPage([newsItem(5, { title: 'From the payload' })]),
         },
       ],
-    };
+    });
     const { calls } = renderApp('/latest', { payload });
     expect(await screen.findByRole('link', { name: 'From the payload' })).toBeInTheDocument();
     expect(calls('/api/news/feed')).toHaveLength(0);
@@ -188,16 +180,8 @@ describe('§2.1 home', () => {
 
   it("D147 a first visit's local list stays the inlined one once the guest's city is known", async () => {
     const local = { channel: 'local', city_id: '4140963', lang: 'en', country: 'US' };
-    const payload: Payload = {
+    const payload = firstLoadPayload({
       route: 'local',
-      status: 200,
-      locale: 'en',
-      country: 'US',
-      c: null,
-      build: '',
-      params: {},
-      error: null,
-      data: null,
       calls: [
         {
           path: '/api/news/feed',
@@ -205,7 +189,7 @@ describe('§2.1 home', () => {
           data: feedPage([newsItem(6, { title: 'Inlined local' })]),
         },
       ],
-    };
+    });
     const { calls, server } = renderApp('/local', { payload });
     expect(await screen.findByRole('link', { name: 'Inlined local' })).toBeInTheDocument();
     // Start-up places the guest in that city: the list asked for then is still the inlined one.

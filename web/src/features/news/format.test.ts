@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fold, highlightParts, relativeTime } from './format';
 import { callMatches, payloadDataFor, PAYLOAD_FRESH_MS } from './seed';
 import type { Payload } from '../../app/payload';
+import { firstLoadPayload } from '../../test/payload';
 
 const marked = (text: string, terms: string[]) =>
   highlightParts(text, terms)
@@ -46,18 +47,8 @@ describe('relative times', () => {
 });
 
 describe('D101 the first-load payload as query data', () => {
-  const payload = (calls: Payload['calls'], error: Payload['error'] = null): Payload => ({
-    route: 'latest',
-    status: 200,
-    locale: 'en',
-    country: 'US',
-    c: null,
-    build: '',
-    params: {},
-    error,
-    data: null,
-    calls,
-  });
+  const payload = (calls: Payload['calls'], error: Payload['error'] = null): Payload =>
+    firstLoadPayload({ route: 'latest', error, calls });
   const call = {
     path: '/api/news/feed',
     params: { channel: 'local', city_id: '4140963', lang: 'en', country: 'US', size: '20' },
