@@ -246,6 +246,7 @@ macro_rules! store_contract_tests {
             lists_filter_by_language_country_category_and_publisher,
             clusters_count_items_and_publishers_and_rank_top,
             search_is_accent_and_case_insensitive_with_prefix_and_stemming,
+            search_finds_every_item_of_a_batch_and_the_last_text_of_a_repeat,
             search_ranks_only_the_newest_matches,
             content_generation_counts_writes_readers_see,
             publisher_search_and_detail,

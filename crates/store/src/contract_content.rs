@@ -438,6 +438,33 @@ pub async fn clusters_count_items_and_publishers_and_rank_top(store: &dyn Store)
     assert!(later.is_empty(), "nothing was written after T0");
 }
 
+/// Full text follows the batch: an item twice in one feed is found by its last text only,
+/// and a batch larger than one full-text statement (SQLite writes 64 rows at a time) is
+/// found whole.
+pub async fn search_finds_every_item_of_a_batch_and_the_last_text_of_a_repeat(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "batch", "US").await;
+    let mut batch: Vec<NewsRecord> = (0..150)
+        .map(|i| record(&format!("b{i}"), &format!("Ferry schedule number {i}"), i, &[]))
+        .collect();
+    batch.push(record("b7", "Lighthouse reopens", 200, &[]));
+    let choices = vec![ClusterChoice::New; batch.len()];
+    let out = store.upsert_items(feed, media, &batch, &choices, T0).await.unwrap();
+    assert_eq!(out.len(), 151);
+    assert!(
+        matches!(out[150], Upserted::Updated(_)),
+        "the repeat updates: {:?}",
+        out[150]
+    );
+    let q = |word: &str| SearchQuery {
+        terms: vec![word.to_string()],
+        ..SearchQuery::default()
+    };
+    assert_eq!(store.search_news(&q("ferry"), 0, 200).await.unwrap().len(), 149);
+    let lighthouse = store.search_news(&q("lighthouse"), 0, 10).await.unwrap();
+    assert_eq!(lighthouse.len(), 1);
+    assert_eq!(lighthouse[0].title, "Lighthouse reopens");
+}
+
 pub async fn search_is_accent_and_case_insensitive_with_prefix_and_stemming(store: &dyn Store) {
     let (media, feed) = one_feed(store, "search", "CA").await;
     let mut fr = record("q1", "Montréal: le métro prolongé", 1, &[city(6077243)]);
