@@ -86,7 +86,9 @@ if [ -x "$BIN" ] && "$BIN" ingest --help >/dev/null 2>&1; then
   : >"$OUT/ingest-pipeline-rss.txt"
   ( sleep 1
     while pid=$(pgrep -n -f "ingest --once --data-dir $DATA") && [ -n "$pid" ]; do
-      n=$(sqlite3 -readonly "$DATA/localwire.sqlite" "SELECT count(*) FROM news_items" 2>/dev/null || echo -1)
+      # max(news_id), not count(*): ids are sequential, and a count reads the whole table,
+      # which slowed the run it measures (a reader holding the WAL for seconds).
+      n=$(sqlite3 -readonly "$DATA/localwire.sqlite" "SELECT max(news_id) FROM news_items" 2>/dev/null || echo -1)
       echo "$(date +%s) $n $(awk '/VmRSS/ {print $2}' "/proc/$pid/status") $(awk '/VmHWM/ {print $2}' "/proc/$pid/status")" \
         "$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/ingest-pipeline-rss.txt"
       sleep 5
