@@ -23,7 +23,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-mod window;
+pub(crate) mod window;
 pub use window::{Entry as WindowEntry, Window};
 
 /// Words are cut to this many letters (after folding).

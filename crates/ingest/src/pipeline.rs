@@ -92,6 +92,10 @@ struct Settled {
 /// Items kept in the clustering window, by publish time before now: an item published up
 /// to [`cluster::WINDOW_MS`] ago still needs candidates that much older again.
 const RETAIN_MS: i64 = 2 * cluster::WINDOW_MS;
+/// Most items the clustering window holds (about 1 KB each): past it, the oldest go and
+/// items published before the newest kept ones are not clustered (D154). Bounds memory
+/// however large a round is, e.g. a first fetch of thousands of feeds' archives.
+const WINDOW_CAP: usize = 20_000;
 /// Items other processes wrote this long before the last refresh are read again at the
 /// next one: their `updated_at` is their feed's start time, up to a lease earlier than
 /// their commit, and servers' clocks may differ a little.
@@ -107,6 +111,10 @@ struct Clustering {
     refreshed_ms: i64,
     /// The next provisional id (negative, counting down; reset each round).
     next_provisional: i64,
+    /// Items published before this are not clustered (each is a story of its own) and
+    /// never enter the window: `now - RETAIN_MS` at the last refresh, raised when the
+    /// window reached [`WINDOW_CAP`]. It never goes down.
+    floor_ms: i64,
 }
 
 /// A fetched feed body, or why there is none.
@@ -138,6 +146,7 @@ impl Pipeline {
                 range: None,
                 refreshed_ms: 0,
                 next_provisional: -1,
+                floor_ms: i64::MIN,
             }),
             writing: tokio::sync::Mutex::new(()),
             settled: std::sync::Mutex::new(Settled::default()),
@@ -153,7 +162,8 @@ impl Pipeline {
         state.window.remove_provisional();
         state.next_provisional = -1;
         self.settled_lock().clusters.clear();
-        let cut = now - RETAIN_MS;
+        state.floor_ms = state.floor_ms.max(now - RETAIN_MS);
+        let cut = state.floor_ms;
         state.window.evict_before(cut);
         let Some((from, to)) = state.range else {
             state.refreshed_ms = now;
@@ -500,9 +510,12 @@ impl Pipeline {
     /// Make sure the window holds every stored item within reach of `[from, to]`.
     async fn cover(&self, state: &mut Clustering, from: i64, to: i64) -> Result<(), String> {
         let (from, to) = (
-            from.saturating_sub(cluster::WINDOW_MS),
+            from.saturating_sub(cluster::WINDOW_MS).max(state.floor_ms),
             to.saturating_add(cluster::WINDOW_MS),
         );
+        if from > to {
+            return Ok(());
+        }
         let missing: Vec<(i64, i64)> = match state.range {
             None => vec![(from, to)],
             Some((lo, hi)) => {
@@ -543,9 +556,11 @@ impl Pipeline {
         media_city: i64,
     ) -> Result<(Vec<ClusterChoice>, i64), String> {
         let first = state.next_provisional;
+        let floor = state.floor_ms;
         let Some((from, to)) = records
             .iter()
             .map(|r| r.publish_time_ms)
+            .filter(|&t| t >= floor)
             .fold(None, |acc: Option<(i64, i64)>, t| {
                 Some(acc.map_or((t, t), |(a, b)| (a.min(t), b.max(t))))
             })
@@ -556,9 +571,13 @@ impl Pipeline {
         state.next_provisional = first - records.len() as i64;
         let mut choices = Vec::with_capacity(records.len());
         for (i, r) in records.iter().enumerate() {
-            let Ok(signature) = Signature::from_bytes(&r.signature) else {
-                choices.push(ClusterChoice::New);
-                continue;
+            let signature = match Signature::from_bytes(&r.signature) {
+                Ok(signature) if r.publish_time_ms >= floor => signature,
+                // Too old to cluster (below the floor), or no signature: its own story.
+                _ => {
+                    choices.push(ClusterChoice::New);
+                    continue;
+                }
             };
             let provisional = first - i as i64;
             // Where the story happens: its places, else its publisher's city (as the
@@ -585,7 +604,28 @@ impl Pipeline {
                 cities: where_,
             });
         }
+        state.bound(WINDOW_CAP);
         Ok((choices, first))
+    }
+}
+
+impl Clustering {
+    /// Past `cap` items, keep the newest three quarters and raise the floor to the oldest
+    /// kept: the window no longer claims to hold what it let go (D154). (Dropping a
+    /// quarter at a time keeps the rebuild that gives their memory back rare.)
+    fn bound(&mut self, cap: usize) {
+        if self.window.len() <= cap {
+            return;
+        }
+        let Some(cut) = self.window.evict_oldest(cap * 3 / 4) else {
+            return;
+        };
+        tracing::debug!(floor_ms = cut, "clustering window full: the oldest items left it");
+        self.floor_ms = self.floor_ms.max(cut);
+        self.range = self.range.and_then(|(lo, hi)| {
+            let lo = lo.max(cut);
+            (lo <= hi).then_some((lo, hi))
+        });
     }
 }
 
@@ -794,5 +834,41 @@ fn record(cleaned: Cleaned, media: &store::content::MediaSource) -> NewsRecord {
         places: keys,
         signature,
         content_hash,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::signature;
+
+    #[test]
+    fn a_full_window_keeps_its_newest_items_and_raises_the_floor() {
+        let mut state = Clustering {
+            window: Window::default(),
+            range: Some((0, 100_000)),
+            refreshed_ms: 0,
+            next_provisional: -1,
+            floor_ms: 5,
+        };
+        let s = signature("Council meets in Houston", "The council met.", "en");
+        for i in 0..100 {
+            state.window.insert(crate::cluster::window::numbered(i, &s));
+        }
+        state.bound(100);
+        assert_eq!(
+            (state.window.len(), state.floor_ms),
+            (100, 5),
+            "at the cap: nothing goes"
+        );
+        state.bound(50);
+        // Three quarters of the cap stay: the 37 newest, published from 63 s on.
+        assert_eq!(state.window.len(), 37);
+        assert_eq!(state.floor_ms, 63_000);
+        assert_eq!(
+            state.range,
+            Some((63_000, 100_000)),
+            "the window holds only what it kept"
+        );
     }
 }

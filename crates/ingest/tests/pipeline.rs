@@ -43,8 +43,17 @@ const LAUGHS: &str = r#"<?xml version="1.0"?>
 <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>
 <rss version="2.0"><channel><title>&lol3;</title><item><title>&lol3;</title><link>https://x.example/</link></item></channel></rss>"#;
 
-fn rss(body: &'static str) -> Response {
-    ([(header::CONTENT_TYPE, "application/rss+xml")], body).into_response()
+/// The fixtures' stories happen on "Fri, 20 Nov 2026"; served, that day becomes two
+/// days ago, so they stay recent enough to cluster (D154) whenever the tests run.
+const FIXTURE_DAY: &str = "Fri, 20 Nov 2026";
+
+fn days_ago(body: &str, days: i64) -> String {
+    let day = chrono::Utc::now() - chrono::Duration::days(days);
+    body.replace(FIXTURE_DAY, &day.format("%a, %d %b %Y").to_string())
+}
+
+fn rss(body: &str) -> Response {
+    ([(header::CONTENT_TYPE, "application/rss+xml")], days_ago(body, 2)).into_response()
 }
 
 async fn store() -> Arc<dyn Store> {
@@ -284,6 +293,44 @@ fn rss_owned(body: String) -> Response {
     ([(header::CONTENT_TYPE, "application/rss+xml")], body).into_response()
 }
 
+/// D154: an item published more than six days (twice the clustering reach) before the
+/// round is a story of its own, and the window never loads or keeps such items; the same
+/// two items two days old join one story (`broken_feeds_are_recorded…` above).
+#[tokio::test]
+async fn stories_older_than_the_window_floor_are_not_clustered() {
+    let old = |body: &'static str| {
+        move || async move { ([(header::CONTENT_TYPE, "application/rss+xml")], days_ago(body, 10)).into_response() }
+    };
+    let app = Router::new()
+        .route("/maine.xml", get(old(MAINE)))
+        .route("/other.xml", get(old(OTHER_PAPER)));
+    let addr = serve(app).await;
+    let store = store().await;
+    store
+        .import_publishers(
+            &[
+                publisher("casco", &[format!("http://{addr}/maine.xml")]),
+                publisher("other", &[format!("http://{addr}/other.xml")]),
+            ],
+            0,
+        )
+        .await
+        .unwrap();
+    let pipeline = Pipeline::new(store.clone(), Fetcher::new(quick_policy()).unwrap());
+    let reports = pipeline.run_round(true).await.unwrap();
+    assert!(reports.iter().all(|r| r.error.is_none()), "{reports:?}");
+    let items = store
+        .list_news(&Listing::Latest, &ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    let lanes: Vec<_> = items.iter().filter(|i| i.title.contains("bike lanes")).collect();
+    assert_eq!(lanes.len(), 2);
+    assert_ne!(
+        lanes[0].cluster_id, lanes[1].cluster_id,
+        "ten days old: each its own story"
+    );
+}
+
 #[tokio::test]
 async fn conditional_get_sends_validators_and_a_304_keeps_the_stories() {
     let app = Router::new().route(
@@ -294,7 +341,7 @@ async fn conditional_get_sends_validators_and_a_304_keeps_the_stories() {
             }
             (
                 [(header::CONTENT_TYPE, "application/rss+xml"), (header::ETAG, "\"v1\"")],
-                MAINE,
+                days_ago(MAINE, 2),
             )
                 .into_response()
         }),

@@ -285,11 +285,33 @@ impl Window {
         old.len()
     }
 
+    /// Keep about the `keep` newest items: drop every item published before the
+    /// `keep`-th newest publish time, and return that time (items tied with it stay).
+    /// `None` when the window holds no more than `keep`.
+    pub fn evict_oldest(&mut self, keep: usize) -> Option<i64> {
+        if keep == 0 || self.len() <= keep {
+            return None;
+        }
+        let mut live: Vec<i64> = self.time.iter().copied().filter(|&t| t != DEAD).collect();
+        let (_, &mut cut, _) = live.select_nth_unstable_by(keep - 1, |a, b| b.cmp(a));
+        self.evict_before(cut);
+        // A full window is at its memory bound: give the dropped items' postings back now
+        // rather than once they are half of the slots.
+        if self.dead > 0 {
+            self.compact();
+        }
+        Some(cut)
+    }
+
     /// Rebuild the arrays and postings without evicted slots once they are half of them.
     fn compact_if_sparse(&mut self) {
         if self.dead < 1024 || self.dead * 2 < self.time.len() {
             return;
         }
+        self.compact();
+    }
+
+    fn compact(&mut self) {
         let live: Vec<usize> = (0..self.time.len()).filter(|&s| self.time[s] != DEAD).collect();
         let mut next = Window::new(self.rules);
         for s in live {
@@ -529,6 +551,19 @@ fn regions_conflict(a: &[Region], b: &[Region]) -> bool {
     !a.is_empty() && !b.is_empty() && !a.iter().any(|r| b.contains(r))
 }
 
+/// Item `i` of a test window: its own story, published `i` seconds after the epoch.
+#[cfg(test)]
+pub(crate) fn numbered(i: i64, signature: &Signature) -> Entry<'static> {
+    Entry {
+        news_id: i,
+        cluster_id: i,
+        media_id: 1,
+        publish_time_ms: i * 1000,
+        signature: signature.clone(),
+        cities: &[],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Candidate, signature};
@@ -701,6 +736,26 @@ mod tests {
         assert!(w.remove(42));
         assert!(w.is_empty());
         assert_eq!(w.assign(&b, 2, 20 * H, &[]), None);
+    }
+
+    #[test]
+    fn evict_oldest_keeps_the_newest_and_names_the_cut() {
+        let mut w = Window::default();
+        let s = signature("Story in Houston", "It happened", "en");
+        // Publish times 0..100 s, inserted out of order.
+        for i in (0..100).rev().step_by(2).chain((0..100).step_by(2)) {
+            w.insert(numbered(i, &s));
+        }
+        assert_eq!(w.evict_oldest(100), None, "nothing to drop");
+        assert_eq!(w.evict_oldest(30), Some(70_000));
+        assert_eq!(w.len(), 30);
+        assert!(!w.contains(69) && w.contains(70) && w.contains(99));
+        assert_eq!(w.time.len(), 30, "the dropped slots are given back at once");
+        assert_eq!(
+            (w.cluster_of(70), w.cluster_of(99)),
+            (Some(70), Some(99)),
+            "the kept items are still there"
+        );
     }
 
     #[test]
