@@ -55,10 +55,30 @@ impl ContentWriter {
                 .map_err(db)?;
             let out = work(&tx)?;
             tx.commit().map_err(db)?;
+            settle_wal_if_large(conn, &this.path);
             Ok(out)
         })
         .await
         .map_err(|e| StoreError::Database(format!("content writer stopped: {e}")))?
+    }
+}
+
+/// WAL size past which the content writer checkpoints between its own batches.
+const WAL_SETTLE_BYTES: u64 = 256 << 20;
+
+/// A bulk ingest writes batch after batch, so the background checkpointer never finds
+/// the WAL fully copied at the moment a write begins, which is when SQLite starts the
+/// log over: it grew past 1.3 GB (and its index in shared memory, which counts as
+/// resident, past 10 MB) over 100k items. Past [`WAL_SETTLE_BYTES`] this writer copies
+/// the rest itself between two batches (the frames since the last background pass),
+/// so its next write starts the log over and `journal_size_limit` shrinks the file
+/// (D155). Only ingestion waits; request writers never run this.
+fn settle_wal_if_large(conn: &Connection, path: &Path) {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    let large = std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_SETTLE_BYTES);
+    if large && let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+        tracing::warn!(error = %e, "SQLite checkpoint by the content writer failed; the background one goes on");
     }
 }
 
@@ -67,7 +87,8 @@ fn open(path: &Path) -> Result<Connection> {
     conn.busy_timeout(Duration::from_secs(10)).map_err(db)?;
     conn.set_prepared_statement_cache_capacity(64);
     conn.execute_batch(
-        "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0; PRAGMA temp_store = memory;",
+        "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0; PRAGMA temp_store = memory; \
+         PRAGMA journal_size_limit = 67108864;",
     )
     .map_err(db)?;
     Ok(conn)
