@@ -557,17 +557,19 @@ impl Pipeline {
     ) -> Result<(Vec<ClusterChoice>, i64), String> {
         let first = state.next_provisional;
         let floor = state.floor_ms;
-        let Some((from, to)) = records
+        // Records below the floor are never compared, so they need no candidates.
+        if let Some((from, to)) = records
             .iter()
             .map(|r| r.publish_time_ms)
             .filter(|&t| t >= floor)
             .fold(None, |acc: Option<(i64, i64)>, t| {
                 Some(acc.map_or((t, t), |(a, b)| (a.min(t), b.max(t))))
             })
-        else {
-            return Ok((Vec::new(), first));
-        };
-        self.cover(state, from, to).await?;
+        {
+            self.cover(state, from, to).await?;
+        }
+        // Every record owns its provisional id, clustered or not: `settle` names them all,
+        // and a later batch must not be handed the same ids.
         state.next_provisional = first - records.len() as i64;
         let mut choices = Vec::with_capacity(records.len());
         for (i, r) in records.iter().enumerate() {
@@ -841,6 +843,35 @@ fn record(cleaned: Cleaned, media: &store::content::MediaSource) -> NewsRecord {
 mod tests {
     use super::*;
     use crate::cluster::signature;
+
+    /// A batch whose items are all below the floor still takes its provisional ids and
+    /// a choice per item: `settle` later renames `first - i` for each of them, which must
+    /// not be the next batch's entries.
+    #[tokio::test]
+    async fn a_batch_below_the_floor_still_owns_its_provisional_ids() {
+        let dir = std::env::temp_dir().join(format!("lw-floor-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = store_sqlite::SqliteStore::open_file(&dir.join("db.sqlite"))
+            .await
+            .unwrap();
+        let pipeline = Pipeline::new(Arc::new(store), Fetcher::new(Default::default()).unwrap());
+        let mut state = pipeline.clustering.lock().await;
+        state.floor_ms = 1_000_000;
+        let old = NewsRecord {
+            publish_time_ms: 5,
+            signature: signature("Council meets in Houston", "The council met.", "en").to_bytes(),
+            ..NewsRecord::default()
+        };
+        let (choices, first) = pipeline
+            .cluster_choices(&mut state, &[old.clone(), old], 1, 0)
+            .await
+            .unwrap();
+        assert_eq!((first, choices), (-1, vec![ClusterChoice::New, ClusterChoice::New]));
+        assert_eq!(state.next_provisional, -3, "the next batch starts after these two");
+        assert!(state.window.is_empty(), "below the floor: never in the window");
+        drop(state);
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     #[test]
     fn a_full_window_keeps_its_newest_items_and_raises_the_floor() {
