@@ -23,7 +23,9 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-pub(crate) mod window;
+mod window;
+#[cfg(test)]
+pub(crate) use window::numbered;
 pub use window::{Entry as WindowEntry, Window};
 
 /// Words are cut to this many letters (after folding).

@@ -884,7 +884,7 @@ mod tests {
         };
         let s = signature("Council meets in Houston", "The council met.", "en");
         for i in 0..100 {
-            state.window.insert(crate::cluster::window::numbered(i, &s));
+            state.window.insert(crate::cluster::numbered(i, &s));
         }
         state.bound(100);
         assert_eq!(
