@@ -74,9 +74,13 @@ const WAL_SETTLE_BYTES: u64 = 256 << 20;
 /// so its next write starts the log over and `journal_size_limit` shrinks the file
 /// (D155). Only ingestion waits; request writers never run this.
 fn settle_wal_if_large(conn: &Connection, path: &Path) {
+    settle_wal_past(conn, path, WAL_SETTLE_BYTES);
+}
+
+fn settle_wal_past(conn: &Connection, path: &Path, limit: u64) {
     let mut wal = path.as_os_str().to_owned();
     wal.push("-wal");
-    let large = std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_SETTLE_BYTES);
+    let large = std::fs::metadata(&wal).is_ok_and(|m| m.len() > limit);
     if large && let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
         tracing::warn!(error = %e, "SQLite checkpoint by the content writer failed; the background one goes on");
     }
@@ -526,4 +530,46 @@ pub fn put_special(tx: &Transaction<'_>, sp: &Special, now_ms: i64) -> Result<()
 
 pub fn remove_special(tx: &Transaction<'_>, slug: &str) -> Result<bool> {
     Ok(tx.execute("DELETE FROM specials WHERE slug = ?", [slug]).map_err(db)? > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wal_len(db: &Path) -> u64 {
+        let mut wal = db.as_os_str().to_owned();
+        wal.push("-wal");
+        std::fs::metadata(wal).map_or(0, |m| m.len())
+    }
+
+    /// D155: a writer that never pauses keeps the WAL growing; past the limit the writer's
+    /// own checkpoint lets its next write start the log over and shrink the file.
+    #[test]
+    fn a_large_wal_starts_over_after_the_writers_checkpoint() {
+        let dir = std::env::temp_dir().join(format!("lw-wal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("db.sqlite");
+        let conn = Connection::open(&db).unwrap();
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 65536; \
+             CREATE TABLE t (x BLOB);",
+        )
+        .unwrap();
+        let write = |conn: &Connection| {
+            conn.execute("INSERT INTO t VALUES (zeroblob(200000))", []).unwrap();
+        };
+        for _ in 0..10 {
+            write(&conn);
+        }
+        let grown = wal_len(&db);
+        assert!(grown > 1_000_000, "no checkpoint yet: {grown} bytes");
+        settle_wal_past(&conn, &db, u64::MAX);
+        write(&conn);
+        assert!(wal_len(&db) > grown, "under the limit nothing happens");
+        settle_wal_past(&conn, &db, 1_000_000);
+        write(&conn);
+        assert!(wal_len(&db) < grown / 2, "started over: {} bytes", wal_len(&db));
+        drop(conn);
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }
