@@ -4,26 +4,31 @@ const apiServer = 'http://127.0.0.1:8080';
 
 /**
  * The server contract (docs/decisions.md, D20) puts `<!--lw:payload-->` in <body>
- * before the module script. Vite injects the entry script into <head>; move it to
- * the end of <body> so the shell keeps the documented order, and `<!--lw:head-->` to
- * the end of <head>, after the stylesheet Vite injects.
+ * before the script, and `<!--lw:head-->` at the end of <head>, after the stylesheet
+ * Vite injects. The app's entry is not a script tag of its own: the page loads the small
+ * boot script (src/boot.ts), which starts the entry once the server-written first screen
+ * has painted (D156); the server names the entry and the screen's chunks in the head.
  */
-function entryScriptToBody(): Plugin {
+function bootScriptInBody(): Plugin {
   return {
-    name: 'localwire-entry-script-to-body',
+    name: 'localwire-boot-script',
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler(html) {
+      handler(html, ctx) {
         const script = /\s*<script type="module" crossorigin src="[^"]+"><\/script>/.exec(html);
-        if (!script) return html;
+        const boot = Object.values(ctx.bundle ?? {}).find(
+          (chunk) => chunk.type === 'chunk' && chunk.name === 'boot',
+        );
+        if (!script || !boot) throw new Error('the build lacks the entry or the boot script');
         const withoutScript = html.replace(script[0], '');
-        // The page's own head (title, meta, preloads: D147) goes after the app's
+        // The page's own head (title, meta, styles: D147) goes after the app's
         // stylesheet, so the browser asks for that render-blocking file first.
         const headLast = withoutScript
           .replace(/\s*<!--lw:head-->/, '')
           .replace('</head>', '  <!--lw:head-->\n  </head>');
-        return headLast.replace('</body>', `  ${script[0].trim()}\n  </body>`);
+        const tag = `<script type="module" crossorigin src="/${boot.fileName}" fetchpriority="low"></script>`;
+        return headLast.replace('</body>', `  ${tag}\n  </body>`);
       },
     },
   };
@@ -31,7 +36,7 @@ function entryScriptToBody(): Plugin {
 
 export default defineConfig({
   esbuild: { jsx: 'automatic' },
-  plugins: [entryScriptToBody()],
+  plugins: [bootScriptInBody()],
   build: {
     outDir: 'dist',
     assetsDir: 'assets',
@@ -47,6 +52,8 @@ export default defineConfig({
     minify: 'terser',
     terserOptions: { compress: { passes: 2 }, format: { comments: false } },
     rollupOptions: {
+      // The boot script is its own entry (D156): index.html names only it.
+      input: { index: 'index.html', boot: 'src/boot.ts' },
       onwarn(warning, warn) {
         // Libraries mark client modules with "use client"; meaningless in a SPA bundle.
         if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;

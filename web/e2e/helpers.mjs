@@ -111,7 +111,24 @@ export async function newPage(browser, options = {}) {
     if (message.type() === 'error') problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(String(error)));
+  if (options.javaScriptEnabled !== false) {
+    // The server writes the first screen and the app replaces it once it has painted
+    // (D156): a journey starts when the app is running, not on the server's markup.
+    for (const name of ['goto', 'reload']) {
+      const navigate = page[name].bind(page);
+      page[name] = async (...args) => {
+        const response = await navigate(...args);
+        await waitForApp(page);
+        return response;
+      };
+    }
+  }
   return { context, page, problems };
+}
+
+/** Waits until the app has rendered (it sets `html[data-app]`, D156). */
+export async function waitForApp(page, timeout = 15_000) {
+  await page.waitForSelector('html[data-app]', { state: 'attached', timeout });
 }
 
 export async function cookieValue(context, name) {

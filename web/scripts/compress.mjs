@@ -56,9 +56,20 @@ if (shellProblems.length) {
   process.exit(1);
 }
 
-// What the shell loads before the first screen: its scripts, module preloads and styles.
+// What a first load fetches: the shell's own scripts and styles (the boot script), and
+// the app's entry with its static imports and styles, which the boot script starts
+// after the first paint (D156).
 const firstLoad = new Set(['index.html']);
 for (const match of html.matchAll(/(?:src|href)="\/([^"]+\.(?:js|css))"/g)) firstLoad.add(match[1]);
+const manifest = JSON.parse(await readFile(join(dist, '.vite', 'manifest.json'), 'utf8'));
+const addChunk = (key) => {
+  const chunk = manifest[key];
+  if (!chunk || firstLoad.has(chunk.file)) return;
+  firstLoad.add(chunk.file);
+  for (const css of chunk.css ?? []) firstLoad.add(css);
+  for (const dep of chunk.imports ?? []) addChunk(dep);
+};
+addChunk('index.html');
 
 // The active locale's catalogue is a lazy chunk, but it loads before the first render:
 // count the largest one.

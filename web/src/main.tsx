@@ -1,6 +1,8 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router';
 import { App } from './app/App';
+import { createAppRoutes } from './app/router';
 import { readPayload } from './app/payload';
 import { createServices } from './app/services';
 import { loadLocale } from './i18n';
@@ -20,12 +22,34 @@ async function boot() {
   });
   // The first screen's messages are loaded before the first render: no flash of keys.
   await loadLocale(payload?.locale ?? splitLocalePath(window.location.pathname).locale);
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App services={services} />
-    </StrictMode>,
-  );
+  // Start-up first: a signed-in page's loader waits for the user it finds.
   services.start();
+  // The server's first screen stays until the app's is ready to replace it (D156): the
+  // router first runs the route's loader and loads its screen, so the first render is
+  // the screen, not the boot placeholder.
+  const router = createBrowserRouter(createAppRoutes(services));
+  await routerReady(router);
+  const root = createRoot(document.getElementById('root')!);
+  // A transition: React renders the first screen in slices and yields between them, so
+  // a tap or a scroll on the server's screen is answered while the app takes over.
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App services={services} createRouter={() => router} />
+      </StrictMode>,
+    ),
+  );
+}
+
+function routerReady(router: ReturnType<typeof createBrowserRouter>): Promise<void> {
+  return new Promise((resolve) => {
+    if (router.state.initialized) return resolve();
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
 }
 
 void boot();

@@ -444,7 +444,76 @@ async fn pages_preload_their_lead_image_and_name_the_readers_city(app: &TestApp)
     assert_eq!(preloaded_image(&page(app, "/no-such-page").await.1), None);
 }
 
+/// What the page holds in `#root`: the server's first screen (D156), or nothing.
+fn root(html: &str) -> Option<&str> {
+    let open = r#"<div id="root">"#;
+    let start = html.find(open)? + open.len();
+    let end = start + html[start..].find(r#"<script type="application/json" id="lw-payload">"#)?;
+    let inside = html[start..end].trim_end();
+    Some(inside.strip_suffix("</div>").unwrap_or(inside))
+}
+
+/// D156: the reading screens arrive written, inside the layout, from the same data the
+/// payload carries; the app's scripts are named for the boot script, not preloaded.
+async fn reading_pages_arrive_with_their_first_screen_written(app: &TestApp) {
+    let corpus = seeded(app).await;
+    let (_, html) = page(app, "/").await;
+    let Some(home) = root(&html) else {
+        // `cargo test` without `npm run build`: the fallback shell has no app to start.
+        assert!(html.contains("The web app is not built into this binary"));
+        return;
+    };
+    assert!(!html.contains("modulepreload"), "scripts load after the first paint");
+    assert!(html.contains(r#"<meta name="lw-load" content="/assets/index-"#));
+    assert!(
+        home.starts_with(r#"<div class="layout"><a class="skip-link""#),
+        "{home:.300}"
+    );
+    let lead = &payload(&html)["data"]["list"][0];
+    let lead_title = lead["title"].as_str().unwrap();
+    let lead_href = format!(r#"href="/article/{}">"#, lead["news_id"]);
+    assert!(home.contains(r#"<article class="news-card news-card--lead"#));
+    assert!(home.contains(&lead_href), "the lead card links to its story");
+    assert!(home.contains(&lead_title.replace('&', "&amp;").replace('"', "&quot;")));
+    assert!(
+        home.contains("<span>Washington, DC</span>"),
+        "the guest's city in the header"
+    );
+
+    // A reader's city setting names the header's city.
+    let cookie = format!("city=Portland; adminCode=ME; cityId={PORTLAND_ME}");
+    let res = app
+        .http
+        .get(app.url("/latest"))
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap();
+    let latest = res.text().await.unwrap();
+    assert!(root(&latest).unwrap().contains("<span>Portland, ME</span>"));
+
+    // The article's content is in the page, cleaned again: nothing stored runs.
+    let (_, html) = page(app, &format!("/article/{}", corpus.id("dc-nasty"))).await;
+    let article = root(&html).unwrap();
+    assert!(article.contains(r#"<h1 id="article-title" class="article__title">Council &lt;/script&gt;"#));
+    assert!(article.contains(r#"<div class="article__body"><p>Council "#));
+    assert!(!article.contains("<script"), "{article}");
+
+    // Search results with the terms marked.
+    let (_, html) = page(app, "/search/news?q=fire").await;
+    let results = root(&html).unwrap();
+    assert!(results.contains(r#"<form role="search" class="search-form" action="/search/news">"#));
+    assert!(results.contains("<mark>"), "{results:.2000}");
+
+    // Screens the server does not write start empty, and the app renders them at once.
+    for path in ["/weather", "/no-such-page", "/search"] {
+        let (_, html) = page(app, path).await;
+        assert_eq!(root(&html), Some(""), "{path}");
+    }
+}
+
 engine_tests!(
+    reading_pages_arrive_with_their_first_screen_written,
     pages_preload_their_lead_image_and_name_the_readers_city,
     kept_pages_follow_each_readers_settings,
     kept_pages_are_sent_compressed,

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { PopupHost } from '../features/popup';
@@ -17,6 +17,9 @@ export function App({
   createRouter?: RouterFactory;
 }) {
   const [router] = useState(() => createRouter(createAppRoutes(services)));
+  // Tests and tools wait for this: from here on the page is the app, not the server's
+  // first screen (D156).
+  useEffect(() => document.documentElement.setAttribute('data-app', 'ready'), []);
   return (
     <ErrorBoundary>
       <ServicesContext.Provider value={services}>

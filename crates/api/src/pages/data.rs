@@ -179,7 +179,7 @@ fn reader_city(headers: &HeaderMap) -> Option<i64> {
 /// reader's country, which is where a first visit's guest is placed (§4.2, §9.1). Named
 /// in the inlined call, so the SPA's query once it knows the guest is the inlined one
 /// (D147).
-fn reader_city_id(r: &Rendering, headers: &HeaderMap) -> i64 {
+pub fn reader_city_id(r: &Rendering, headers: &HeaderMap) -> i64 {
     reader_city(headers).unwrap_or_else(|| reader_country(r, headers).default_city().id)
 }
 

@@ -4,6 +4,7 @@
 //!
 //! A page depends on its URL and on a few request inputs: the locale cookie and
 //! `Accept-Language` (which locale), the `iso` and `cityId` app settings (whose news),
+//! the `city` and `adminCode` settings (the header's city in the first screen),
 //! and the `Host` header when no public URL is configured (canonical and preview links).
 //! All of them are in the key, so two readers share a kept page only when the server
 //! would have written them the same one. Pages behind sign-in are never kept.
@@ -94,10 +95,13 @@ pub fn key(path_and_query: &str, headers: &HeaderMap, with_host: bool) -> Option
     let mut key = String::with_capacity(128);
     let _ = write!(
         key,
-        "{path_and_query}\n{}\n{}\n{}\n{}",
+        "{path_and_query}\n{}\n{}\n{}\n{}\n{}\n{}",
         cookie(super::LOCALE_COOKIE),
         cookie(super::data::ISO_COOKIE),
         cookie(super::data::CITY_COOKIE),
+        // The header of the server's first screen names the reader's city (D156).
+        cookie("city"),
+        cookie("adminCode"),
         header(header::ACCEPT_LANGUAGE),
     );
     if with_host {
@@ -163,6 +167,8 @@ mod tests {
             key("/?a=1", &headers(&[(header::COOKIE, "lw_locale=fr_CA")]), true),
             key("/?a=1", &headers(&[(header::COOKIE, "iso=CA")]), true),
             key("/?a=1", &headers(&[(header::COOKIE, "cityId=6094817")]), true),
+            key("/?a=1", &headers(&[(header::COOKIE, "city=Ottawa")]), true),
+            key("/?a=1", &headers(&[(header::COOKIE, "adminCode=ON")]), true),
             key("/?a=1", &headers(&[(header::ACCEPT_LANGUAGE, "fr-CA")]), true),
             key("/?a=1", &headers(&[(header::HOST, "news.example")]), true),
         ];

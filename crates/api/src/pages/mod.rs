@@ -3,6 +3,7 @@
 //! the first data inlined as JSON (DESIGN "Pages").
 
 pub mod data;
+pub mod first_paint;
 pub mod kept;
 pub mod locale;
 pub mod preload;
@@ -17,7 +18,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use data::{PageData, absolute_url, news_article_json_ld};
-use domain::locale::{Locale, text_direction};
+use domain::locale::{CountryLanguage, Locale, text_direction};
 use domain::user::AccountType;
 use locale::{PageRequest, Rendering, Resolution, localized_path, resolve};
 use percent_encoding::{NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
@@ -178,7 +179,7 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
         headers,
         &rendering,
         matched.as_ref(),
-        &shown_path(&decoded),
+        (&shown_path(&decoded), req.uri().query()),
         &data,
     ));
     if let Some(key) = &key {
@@ -187,12 +188,41 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
     kept::respond(&page, headers)
 }
 
+/// The header's city (web `Header`): §3.3 cityShow of the `city` and `adminCode` app
+/// settings, else the city the page is written for, which is where start-up places a
+/// first visit's guest (§4.2), so the app's header says the same.
+fn city_label(r: &Rendering, headers: &HeaderMap) -> Option<String> {
+    let setting = |name| {
+        cookie(headers, name)
+            .map(|v| percent_decode_str(v).decode_utf8_lossy().trim().to_string())
+            .filter(|v| !v.is_empty() && v.chars().count() <= 100)
+    };
+    match setting("city") {
+        Some(city) => Some(domain::geo::city_show(&city, &setting("adminCode").unwrap_or_default())),
+        None => geo::by_id(geo::CityId(data::reader_city_id(r, headers))).map(|c| c.city_show(r.locale)),
+    }
+}
+
+/// The language/country pair the switcher shows (web `currentCode`): the applied `c`,
+/// else the stored locale cookie, else the page's locale with the `iso` setting.
+fn product_code(r: &Rendering, headers: &HeaderMap) -> String {
+    let stored = || cookie(headers, LOCALE_COOKIE).and_then(CountryLanguage::parse);
+    let from_page = || {
+        let iso = cookie(headers, data::ISO_COOKIE).unwrap_or(r.country.iso());
+        CountryLanguage::parse(&format!("{}_{iso}", r.locale.code()))
+    };
+    r.applied_c
+        .or_else(stored)
+        .or_else(from_page)
+        .map_or_else(|| "en_US".to_string(), CountryLanguage::code)
+}
+
 fn render_page(
     state: &AppState,
     headers: &HeaderMap,
     r: &Rendering,
     matched: Option<&RouteMatch>,
-    shown: &str,
+    (shown, query): (&str, Option<&str>),
     page: &PageData,
 ) -> kept::Page {
     let locale = r.locale;
@@ -357,10 +387,26 @@ fn render_page(
     {
         data::payload_fields(page, fields);
     }
+    let root = match matched {
+        Some(m) if status == StatusCode::OK => first_paint::render(&first_paint::Context {
+            locale,
+            route: &m.route.name,
+            title_key: &m.route.title,
+            description_key: &m.route.description,
+            page,
+            rest: &r.rest,
+            query,
+            city_label: city_label(r, headers),
+            product_code: &product_code(r, headers),
+            now_ms: now_ms(),
+        }),
+        _ => None,
+    };
     let html = state.shell.render(
         locale.code(),
         text_direction(locale.code()),
         &head,
+        root.as_deref().unwrap_or_default(),
         &script_safe_json(&payload),
     );
     let set_cookie = r.applied_c.and_then(|c| {

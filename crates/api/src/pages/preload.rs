@@ -1,11 +1,12 @@
-//! What a page asks the browser to fetch before the app runs (D147).
+//! What a page's app needs, named in its head (D147, D156).
 //!
 //! The app loads in steps: its entry script, then the locale's messages and the route's
 //! screen, each only once the step before has run. On a slow phone each step costs a
-//! round trip, and the first paint waits for all of them. Vite's build manifest
-//! (`web/dist/.vite/manifest.json`, embedded, never served) names every chunk, so each
-//! page's head can list the chunks its screen and locale need as `modulepreload` links
-//! (and the screen's styles as `preload`), fetched in parallel with the entry.
+//! round trip. Vite's build manifest (`web/dist/.vite/manifest.json`, embedded, never
+//! served) names every chunk, so each page's head lists what its screen and locale need:
+//! the screen's styles as stylesheets (the server-written first screen paints with them),
+//! and the scripts in `<meta name="lw-load">`, which the boot script (`web/src/boot.ts`)
+//! starts fetching, all in parallel, once that first screen has painted.
 
 use crate::assets::WebDist;
 use domain::locale::Locale;
@@ -14,6 +15,8 @@ use std::collections::{BTreeSet, HashMap};
 
 const MANIFEST: &str = ".vite/manifest.json";
 const SCREENS: &str = "src/routes/screens/";
+/// The app's entry in the manifest (the boot script is an entry too).
+const APP_ENTRY: &str = "index.html";
 
 #[derive(Deserialize)]
 struct Chunk {
@@ -22,15 +25,20 @@ struct Chunk {
     imports: Vec<String>,
     #[serde(default)]
     css: Vec<String>,
-    #[serde(default, rename = "isEntry")]
-    is_entry: bool,
 }
 
-/// The head links of every screen and locale, written once at start-up.
+/// A screen's or locale's files beyond what the entry loads itself.
+#[derive(Default)]
+struct Files {
+    styles: Vec<String>,
+    scripts: Vec<String>,
+}
+
+/// The head lines of every screen and locale, found once at start-up.
 #[derive(Default)]
 pub struct Preloads {
-    screens: HashMap<String, String>,
-    locales: HashMap<&'static str, String>,
+    screens: HashMap<String, Files>,
+    locales: HashMap<&'static str, Files>,
     entry: String,
 }
 
@@ -49,39 +57,35 @@ impl Preloads {
         let chunks: HashMap<String, Chunk> = serde_json::from_slice(json)?;
         // What the entry script loads anyway needs no second mention.
         let mut loaded = BTreeSet::new();
-        let mut entry = String::new();
-        for (key, chunk) in &chunks {
-            if chunk.is_entry {
-                closure(&chunks, key, &mut loaded);
-                entry = module_link(&chunk.file);
+        closure(&chunks, APP_ENTRY, &mut loaded);
+        let entry = chunks
+            .get(APP_ENTRY)
+            .map(|c| format!("/{}", c.file))
+            .unwrap_or_default();
+        let files = |key: &str| -> Files {
+            let mut all = BTreeSet::new();
+            closure(&chunks, key, &mut all);
+            let new = |ext: &str| -> Vec<String> {
+                all.iter()
+                    .filter(|f| f.ends_with(ext) && !loaded.contains(*f))
+                    .map(|f| format!("/{f}"))
+                    .collect()
+            };
+            Files {
+                styles: new(".css"),
+                scripts: new(".js"),
             }
-        }
-        let links = |key: &str| -> String {
-            let mut files = BTreeSet::new();
-            closure(&chunks, key, &mut files);
-            let mut out = String::new();
-            // Styles first: the screen cannot paint without them. Fetched only: the app
-            // applies them after its own styles, in the order the cascade expects.
-            for file in files.iter().filter(|f| f.ends_with(".css") && !loaded.contains(*f)) {
-                out.push_str(&format!(
-                    r#"<link rel="preload" as="style" crossorigin href="/{file}">"#
-                ));
-            }
-            for file in files.iter().filter(|f| f.ends_with(".js") && !loaded.contains(*f)) {
-                out.push_str(&module_link(file));
-            }
-            out
         };
         let screens = chunks
             .keys()
             .filter_map(|key| {
                 let name = key.strip_prefix(SCREENS)?.strip_suffix(".tsx")?;
-                Some((name.to_string(), links(key)))
+                Some((name.to_string(), files(key)))
             })
             .collect();
         let locales = Locale::ALL
             .into_iter()
-            .map(|l| (l.code(), links(&format!("src/i18n/{}.json", l.code()))))
+            .map(|l| (l.code(), files(&format!("src/i18n/{}.json", l.code()))))
             .collect();
         Ok(Preloads {
             screens,
@@ -90,22 +94,27 @@ impl Preloads {
         })
     }
 
-    /// The links for a page of `route` (a route name, or none for a 404) in `locale`:
-    /// the entry first, then the locale's messages, then the screen's chunks.
+    /// The head lines for a page of `route` (a route name, or none for a 404) in
+    /// `locale`: the screen's stylesheets, then the scripts for the boot script to load
+    /// (the entry first, then the locale's messages, then the screen's chunks).
     pub fn head(&self, route: Option<&str>, locale: Locale) -> String {
-        let mut out = self.entry.clone();
-        if let Some(links) = self.locales.get(locale.code()) {
-            out.push_str(links);
+        let screen = route.and_then(|r| self.screens.get(r));
+        let messages = self.locales.get(locale.code());
+        let mut out = String::new();
+        for file in screen.map_or(&[][..], |f| &f.styles) {
+            // The app's own loader finds these by href and does not add them again.
+            out.push_str(&format!(r#"<link rel="stylesheet" crossorigin href="{file}">"#));
         }
-        if let Some(links) = route.and_then(|r| self.screens.get(r)) {
-            out.push_str(links);
+        if self.entry.is_empty() {
+            return out;
         }
+        let scripts: Vec<&str> = std::iter::once(self.entry.as_str())
+            .chain(messages.into_iter().flat_map(|f| f.scripts.iter().map(String::as_str)))
+            .chain(screen.into_iter().flat_map(|f| f.scripts.iter().map(String::as_str)))
+            .collect();
+        out.push_str(&format!(r#"<meta name="lw-load" content="{}">"#, scripts.join(" ")));
         out
     }
-}
-
-fn module_link(file: &str) -> String {
-    format!(r#"<link rel="modulepreload" crossorigin href="/{file}">"#)
 }
 
 /// `key`'s file, css and static imports, recursively (dynamic imports load later).
@@ -127,6 +136,7 @@ mod tests {
     const MANIFEST: &str = r#"{
       "index.html": {"file": "assets/index-A.js", "isEntry": true, "imports": ["_shared-B.js"],
                      "css": ["assets/index-A.css"], "dynamicImports": ["src/routes/screens/home.tsx"]},
+      "src/boot.ts": {"file": "assets/boot-F.js", "isEntry": true},
       "_shared-B.js": {"file": "assets/shared-B.js"},
       "_card-C.js": {"file": "assets/card-C.js", "imports": ["_shared-B.js"], "css": ["assets/card-C.css"]},
       "src/routes/screens/home.tsx": {"file": "assets/home-D.js", "imports": ["_card-C.js", "_shared-B.js"],
@@ -135,26 +145,23 @@ mod tests {
     }"#;
 
     #[test]
-    fn a_screen_preloads_its_chunks_and_styles_but_not_what_the_entry_loads() {
+    fn a_screen_links_its_styles_and_names_its_scripts_for_the_boot_script() {
         let p = Preloads::from_manifest(MANIFEST.as_bytes()).unwrap();
         assert_eq!(
             p.head(Some("home"), Locale::Fr),
             concat!(
-                r#"<link rel="modulepreload" crossorigin href="/assets/index-A.js">"#,
-                r#"<link rel="modulepreload" crossorigin href="/assets/fr-E.js">"#,
-                r#"<link rel="preload" as="style" crossorigin href="/assets/card-C.css">"#,
-                r#"<link rel="modulepreload" crossorigin href="/assets/card-C.js">"#,
-                r#"<link rel="modulepreload" crossorigin href="/assets/home-D.js">"#,
+                r#"<link rel="stylesheet" crossorigin href="/assets/card-C.css">"#,
+                r#"<meta name="lw-load" content="/assets/index-A.js /assets/fr-E.js /assets/card-C.js /assets/home-D.js">"#,
             )
         );
     }
 
     #[test]
-    fn unknown_screens_and_locales_preload_only_the_entry() {
+    fn unknown_screens_and_locales_load_only_the_entry() {
         let p = Preloads::from_manifest(MANIFEST.as_bytes()).unwrap();
         assert_eq!(
             p.head(None, Locale::En),
-            r#"<link rel="modulepreload" crossorigin href="/assets/index-A.js">"#
+            r#"<meta name="lw-load" content="/assets/index-A.js">"#
         );
         assert_eq!(Preloads::default().head(Some("home"), Locale::En), "");
     }

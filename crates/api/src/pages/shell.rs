@@ -9,6 +9,8 @@ use sha2::{Digest, Sha256};
 const HTML_TAG: &str = r#"<html lang="en" dir="ltr">"#;
 const HEAD_MARK: &str = "<!--lw:head-->";
 const PAYLOAD_MARK: &str = "<!--lw:payload-->";
+/// Where the server's first screen goes (D156).
+const ROOT_OPEN: &str = r#"<div id="root">"#;
 
 /// Used when the web app was not built (e.g. `cargo test` alone): same markers, so
 /// the server behaves the same, and it says how to build the real one.
@@ -23,7 +25,10 @@ const FALLBACK: &str = concat!(
 pub struct Shell {
     before_html: String,
     html_to_head: String,
-    head_to_payload: String,
+    /// Up to and with `<div id="root">`, then the rest up to the payload. A shell
+    /// without the root element (the fallback) takes no first screen.
+    head_to_root: String,
+    root_to_payload: Option<String>,
     after_payload: String,
     /// Hash of the shell, which names every content-hashed asset (decision D7).
     pub build_id: String,
@@ -53,11 +58,16 @@ impl Shell {
         let (before_html, rest) = template.split_once(HTML_TAG)?;
         let (html_to_head, rest) = rest.split_once(HEAD_MARK)?;
         let (head_to_payload, after_payload) = rest.split_once(PAYLOAD_MARK)?;
+        let (head_to_root, root_to_payload) = match head_to_payload.split_once(ROOT_OPEN) {
+            Some((before, after)) => (format!("{before}{ROOT_OPEN}"), Some(after.to_string())),
+            None => (head_to_payload.to_string(), None),
+        };
         let build_id = hex::encode(&Sha256::digest(template.as_bytes())[..8]);
         Some(Shell {
             before_html: before_html.into(),
             html_to_head: html_to_head.into(),
-            head_to_payload: head_to_payload.into(),
+            head_to_root,
+            root_to_payload,
             after_payload: after_payload.into(),
             build_id,
             built,
@@ -65,9 +75,12 @@ impl Shell {
         })
     }
 
-    /// Assemble a page from its pieces; `head` and `payload_json` are already escaped.
-    pub fn render(&self, lang: &str, dir: &str, head: &str, payload_json: &str) -> String {
-        let mut out = String::with_capacity(self.before_html.len() + self.html_to_head.len() + head.len() + 4096);
+    /// Assemble a page from its pieces; `head`, `root` (the first screen's markup, or
+    /// empty) and `payload_json` are already escaped.
+    pub fn render(&self, lang: &str, dir: &str, head: &str, root: &str, payload_json: &str) -> String {
+        let mut out = String::with_capacity(
+            self.before_html.len() + self.html_to_head.len() + head.len() + root.len() + payload_json.len() + 1024,
+        );
         out.push_str(&self.before_html);
         out.push_str("<html lang=\"");
         out.push_str(lang);
@@ -76,7 +89,11 @@ impl Shell {
         out.push_str("\">");
         out.push_str(&self.html_to_head);
         out.push_str(head);
-        out.push_str(&self.head_to_payload);
+        out.push_str(&self.head_to_root);
+        if let Some(rest) = &self.root_to_payload {
+            out.push_str(root);
+            out.push_str(rest);
+        }
         out.push_str(r#"<script type="application/json" id="lw-payload">"#);
         out.push_str(payload_json);
         out.push_str("</script>");
@@ -119,11 +136,27 @@ mod tests {
     #[test]
     fn fallback_shell_has_every_marker_and_renders() {
         let shell = Shell::parse(FALLBACK, false).unwrap();
-        let html = shell.render("fr", "ltr", "<title>x</title>", "{}");
+        let html = shell.render("fr", "ltr", "<title>x</title>", "<p>first</p>", "{}");
         assert!(html.contains(r#"<html lang="fr" dir="ltr">"#));
         assert!(html.contains("<title>x</title>"));
         assert!(html.contains(r#"<script type="application/json" id="lw-payload">{}</script>"#));
         assert!(!html.contains("lw:head") && !html.contains("lw:payload"));
+        assert!(
+            !html.contains("<p>first</p>"),
+            "the fallback has no root for a first screen"
+        );
+    }
+
+    #[test]
+    fn the_first_screen_goes_inside_the_root_element() {
+        let template = concat!(
+            "<!doctype html>",
+            r#"<html lang="en" dir="ltr"><head><!--lw:head--></head><body><div id="root"></div>"#,
+            "<!--lw:payload--></body></html>"
+        );
+        let shell = Shell::parse(template, true).unwrap();
+        let html = shell.render("en", "ltr", "", "<main>story</main>", "{}");
+        assert!(html.contains(r#"<div id="root"><main>story</main></div><script type="application/json""#));
     }
 
     #[test]

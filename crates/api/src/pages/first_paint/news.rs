@@ -1,0 +1,960 @@
+//! The reading screens' first render: cards, lists, the home, the article, search.
+//! Each function names the React component it mirrors; keep them in step.
+
+use super::time::{iso, relative_time};
+use super::{CATEGORIES, FEED, SEARCH_NEWS, Writer};
+use crate::pages::shell::escape_html;
+use serde_json::Value;
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
+/// Stories in each of the home's sections (web `HOME_SECTION_SIZE`).
+const HOME_SECTION_SIZE: usize = 7;
+
+/// The category tabs' ids in display order (web `CATEGORY_IDS`, D62).
+fn category_ids() -> impl Iterator<Item = &'static str> {
+    ingest::categorize::CATEGORIES.iter().map(|(id, _)| *id)
+}
+
+/// §9.5 news types.
+const VIDEO: i64 = 3;
+const AUDIO: i64 = 4;
+
+fn str_of<'v>(v: &'v Value, key: &str) -> &'v str {
+    v[key].as_str().unwrap_or_default()
+}
+
+fn int_of(v: &Value, key: &str) -> i64 {
+    v[key].as_i64().unwrap_or_default()
+}
+
+fn list_of(data: &Value) -> &[Value] {
+    data["list"].as_array().map_or(&[], Vec::as_slice)
+}
+
+/// §3 derived values (web `thumbnailOf`, `mainImageOf`).
+fn thumbnail_of(item: &Value) -> &str {
+    ["thumbnail_url", "org_img_url", "img_url"]
+        .into_iter()
+        .map(|k| str_of(item, k))
+        .find(|u| !u.is_empty())
+        .unwrap_or_default()
+}
+
+fn main_image_of(item: &Value) -> &str {
+    ["org_img_url", "img_url"]
+        .into_iter()
+        .map(|k| str_of(item, k))
+        .find(|u| !u.is_empty())
+        .unwrap_or_default()
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Variant {
+    Lead,
+    Row,
+    Compact,
+}
+
+impl Variant {
+    fn class(self) -> &'static str {
+        match self {
+            Variant::Lead => "lead",
+            Variant::Row => "row",
+            Variant::Compact => "compact",
+        }
+    }
+}
+
+/// `Screen`: the title and lede from the route table (or the page's own), then `body`.
+fn screen(w: &mut Writer, body: impl FnOnce(&mut Writer)) {
+    let title = w.t(w.cx.title_key);
+    let lede = w.t(w.cx.description_key);
+    w.raw(r#"<article class="screen"><div class="screen__head"><h1 class="screen__title">"#)
+        .text(title)
+        .raw(r#"</h1><p class="screen__lede">"#)
+        .text(lede)
+        .raw("</p></div>");
+    body(w);
+    w.raw("</article>");
+}
+
+/// `FeedSection` (with its optional "see all" link) around `body`.
+fn feed_section(w: &mut Writer, title: &str, more: Option<(&str, &str)>, body: impl FnOnce(&mut Writer)) {
+    let id = w.id();
+    w.raw(&format!(
+        r#"<section class="section" aria-labelledby="{id}"><div class="section-head"><h2 id="{id}" class="section__title">"#
+    ))
+    .text(title)
+    .raw("</h2>");
+    if let Some((path, label)) = more {
+        let href = w.href(path);
+        w.raw(&format!(r#"<a class="section-head__more" href="{href}">"#))
+            .text(label)
+            .raw("</a>");
+    }
+    w.raw("</div>");
+    body(w);
+    w.raw("</section>");
+}
+
+/// `Section` of `components/Screen.tsx` (no "see all" link, no head wrapper).
+fn plain_section(w: &mut Writer, title: &str, body: impl FnOnce(&mut Writer)) {
+    let id = w.id();
+    w.raw(&format!(
+        r#"<section class="section" aria-labelledby="{id}"><h2 id="{id}" class="section__title">"#
+    ))
+    .text(title)
+    .raw("</h2>");
+    body(w);
+    w.raw("</section>");
+}
+
+/// `CategoryTabs`: the API's names when the page has them, else the catalogue's.
+fn category_tabs(w: &mut Writer) {
+    let from_api = w
+        .call(CATEGORIES, None)
+        .and_then(Value::as_array)
+        .filter(|l| !l.is_empty());
+    let tabs: Vec<(String, String)> = match from_api {
+        Some(list) => list
+            .iter()
+            .map(|c| {
+                let id = str_of(c, "id").to_string();
+                let name = str_of(c, "name");
+                let name = if name.is_empty() {
+                    w.t(&format!("Category_{id}"))
+                } else {
+                    name.to_string()
+                };
+                (id, name)
+            })
+            .collect(),
+        None => category_ids()
+            .map(|id| (id.to_string(), w.t(&format!("Category_{id}"))))
+            .collect(),
+    };
+    let label = w.t("News_Categories");
+    w.raw(r#"<nav class="category-tabs" aria-label=""#)
+        .text(label)
+        .raw(r#""><ul class="category-tabs__list">"#);
+    for (id, name) in tabs {
+        let href = w.href(&format!("/category/{id}"));
+        w.raw(&format!(r#"<li><a class="category-tabs__link" href="{href}">"#))
+            .text(&name)
+            .raw("</a></li>");
+    }
+    w.raw("</ul></nav>");
+}
+
+/// `EmptyState`.
+fn empty_state(w: &mut Writer, title: &str, hint: &str) {
+    w.raw(concat!(
+        r#"<div class="empty"><svg class="empty__icon" viewBox="0 0 24 24" width="32" height="32" aria-hidden="true">"#,
+        r#"<path fill="currentColor" d="M4 4h13a3 3 0 0 1 3 3v11a2 2 0 0 1-2 2H6a3 3 0 0 1-3-3V5a1 1 0 0 1 1-1Zm1 2v11a1 1 0 0 0 1 1h12V7a1 1 0 0 0-1-1H5Zm2 2h8v2H7V8Zm0 4h8v2H7v-2Z"></path></svg>"#,
+        r#"<p class="empty__title">"#
+    ))
+    .text(title)
+    .raw(r#"</p><p class="empty__hint">"#)
+    .text(hint)
+    .raw("</p></div>");
+}
+
+fn no_stories(w: &mut Writer) {
+    let (title, hint) = (w.t("Empty_Stories"), w.t("Empty_StoriesHint"));
+    empty_state(w, &title, &hint);
+}
+
+/// `PagedList` + `NewsFeed` on a loaded first page: the cards, then (unless `limit`) the
+/// "Load more" button and the status line.
+fn news_list(w: &mut Writer, data: &Value, limit: Option<usize>, lead_first: bool, terms: &[String]) {
+    let items = list_of(data);
+    let items = &items[..limit.map_or(items.len(), |n| n.min(items.len()))];
+    w.raw(r#"<div class="paged-list" aria-busy="false"><ul class="news-list">"#);
+    for (i, item) in items.iter().enumerate() {
+        w.raw("<li>");
+        let variant = if lead_first && i == 0 {
+            Variant::Lead
+        } else {
+            Variant::Row
+        };
+        news_card(w, item, variant, terms);
+        w.raw("</li>");
+    }
+    w.raw("</ul>");
+    if limit.is_none() {
+        if !str_of(data, "next_page_token").is_empty() {
+            let label = w.t("News_LoadMore");
+            w.raw(r#"<div class="load-more"><div class="load-more__sentinel" aria-hidden="true"></div><button type="button" class="button">"#)
+                .text(label)
+                .raw("</button></div>");
+        }
+        w.raw(r#"<p class="visually-hidden" role="status"></p>"#);
+    }
+    w.raw("</div>");
+}
+
+/// A feed's first page as the screen shows it: the list, or the empty state.
+fn feed_or_empty(w: &mut Writer, data: &Value, limit: Option<usize>, lead_first: bool) {
+    if list_of(data).is_empty() {
+        no_stories(w);
+    } else {
+        news_list(w, data, limit, lead_first, &[]);
+    }
+}
+
+/// `PublisherBadge`.
+fn publisher_badge(w: &mut Writer, name: &str, icon: &str) {
+    if icon.is_empty() {
+        let initial: String = name.chars().take(1).flat_map(char::to_uppercase).collect();
+        w.raw(r#"<span class="publisher-icon publisher-icon--initial" aria-hidden="true">"#)
+            .text(&initial)
+            .raw("</span>");
+    } else {
+        w.raw(&format!(
+            r#"<img class="publisher-icon" src="{}" alt="" width="18" height="18" loading="lazy">"#,
+            escape_html(icon)
+        ));
+    }
+    w.raw("<span>").text(name).raw("</span>");
+}
+
+/// `TimeAgo`.
+fn time_ago(w: &mut Writer, ms: i64) {
+    if ms <= 0 {
+        return;
+    }
+    let words = relative_time(ms, w.cx.now_ms, w.cx.locale);
+    w.raw(&format!(r#"<time datetime="{}">"#, iso(ms)))
+        .text(&words)
+        .raw("</time>");
+}
+
+/// `NewsBadges`.
+fn news_badges(w: &mut Writer, item: &Value) {
+    let kind = int_of(item, "type");
+    if kind == VIDEO {
+        let label = w.t("News_Video");
+        w.raw(r#"<span class="badge badge--media"><svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true"><path fill="currentColor" d="M8 5v14l11-7z"></path></svg>"#)
+            .text(label)
+            .raw("</span>");
+    }
+    if kind == AUDIO {
+        let label = w.t("News_Audio");
+        w.raw(r#"<span class="badge badge--media"><svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true"><path fill="currentColor" d="M12 3a4 4 0 0 0-4 4v5a4 4 0 0 0 8 0V7a4 4 0 0 0-4-4Zm7 9a7 7 0 0 1-6 6.9V21h-2v-2.1A7 7 0 0 1 5 12h2a5 5 0 0 0 10 0h2Z"></path></svg>"#)
+            .text(label)
+            .raw("</span>");
+    }
+    let sources = int_of(item, "cluster_size");
+    if sources > 1 {
+        let text = w.t_with("News_Sources", &[("count", &sources.to_string())]);
+        w.raw(r#"<span class="badge">"#).text(&text).raw("</span>");
+    }
+}
+
+/// `NewsImage` as its first render shows it: the eager (lead) image at once, any other
+/// as a placeholder the app fills when it comes near (§4 image states).
+fn news_image(w: &mut Writer, class: Option<&str>, src: &str, alt: &str, eager: bool) {
+    let class = class.map_or("news-image".to_string(), |c| format!("news-image {c}"));
+    if src.is_empty() {
+        w.raw(&format!(
+            r#"<div class="{class}" data-state="error" data-attempt="1"{}><span class="news-image__error""#,
+            if eager { r#" data-eager="true""# } else { "" }
+        ));
+        w.raw(r#" aria-hidden="true"></span></div>"#);
+        return;
+    }
+    if eager {
+        w.raw(&format!(
+            r#"<div class="{class}" data-state="loading" data-attempt="1" data-eager="true"><img class="news-image__img" src="{}" alt="{}" decoding="sync" fetchpriority="high"></div>"#,
+            escape_html(src),
+            escape_html(alt)
+        ));
+    } else {
+        w.raw(&format!(
+            r#"<div class="{class}" data-state="loading" data-attempt="1"><span class="news-image__marker" aria-hidden="true"></span></div>"#
+        ));
+    }
+}
+
+/// `NewsCard`.
+fn news_card(w: &mut Writer, item: &Value, variant: Variant, terms: &[String]) {
+    let title_id = w.id();
+    let summary = Some(str_of(item, "summary"))
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| str_of(item, "description"));
+    let thumbnail = thumbnail_of(item);
+    let show_image = variant != Variant::Compact && !thumbnail.is_empty();
+    w.raw(&format!(
+        r#"<article class="news-card news-card--{}{}" aria-labelledby="{title_id}"><div class="news-card__body"><p class="news-card__kicker">"#,
+        variant.class(),
+        if show_image { "" } else { " news-card--no-image" }
+    ));
+    let category = str_of(item, "category_id");
+    if !category.is_empty() {
+        let name = w.t(&format!("Category_{category}"));
+        w.raw(r#"<span class="news-card__category">"#).text(name).raw("</span>");
+    }
+    news_badges(w, item);
+    let href = w.href(&format!("/article/{}", int_of(item, "news_id")));
+    w.raw(&format!(
+        r#"</p><h3 class="news-card__title" id="{title_id}"><a class="news-card__link" href="{href}">"#
+    ));
+    highlight(w, str_of(item, "title"), terms);
+    w.raw("</a></h3>");
+    if variant != Variant::Compact && !summary.is_empty() {
+        w.raw(r#"<p class="news-card__summary">"#);
+        highlight(w, summary, terms);
+        w.raw("</p>");
+    }
+    w.raw(r#"<p class="news-card__meta">"#);
+    let media_id = int_of(item, "media_id");
+    if media_id > 0 {
+        let href = w.href(&format!("/media/{media_id}"));
+        w.raw(&format!(r#"<a class="news-card__publisher" href="{href}">"#));
+        publisher_badge(w, str_of(item, "media_name"), str_of(item, "media_icon"));
+        w.raw("</a>");
+    }
+    time_ago(w, int_of(item, "publish_time"));
+    w.raw("</p></div>");
+    if show_image {
+        news_image(w, Some("news-card__image"), thumbnail, "", variant == Variant::Lead);
+    }
+    w.raw("</article>");
+}
+
+/// `Highlight`: the search terms marked, accent- and case-insensitively, at word starts
+/// and to the end of the word (web `highlightParts`).
+fn highlight(w: &mut Writer, text: &str, terms: &[String]) {
+    for (part, marked) in highlight_parts(text, terms) {
+        if marked {
+            w.raw("<mark>").text(part).raw("</mark>");
+        } else {
+            w.text(part);
+        }
+    }
+}
+
+fn fold_char(c: char) -> String {
+    c.to_string()
+        .nfd()
+        .filter(|c| !is_combining_mark(*c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn highlight_parts<'t>(text: &'t str, terms: &[String]) -> Vec<(&'t str, bool)> {
+    let mut wanted: Vec<String> = terms
+        .iter()
+        .map(|t| t.trim().chars().map(fold_char).collect::<String>())
+        .filter(|t| !t.is_empty())
+        .collect();
+    wanted.dedup();
+    if text.is_empty() {
+        return Vec::new();
+    }
+    // The folded text as characters, each with the byte offset of its source character.
+    let mut folded: Vec<char> = Vec::new();
+    let mut map: Vec<usize> = Vec::new();
+    for (at, c) in text.char_indices() {
+        for f in fold_char(c).chars() {
+            folded.push(f);
+            map.push(at);
+        }
+    }
+    map.push(text.len());
+    let is_word = |c: char| c.is_alphanumeric();
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for term in &wanted {
+        let term: Vec<char> = term.chars().collect();
+        if term.len() > folded.len() {
+            continue;
+        }
+        for at in 0..=folded.len() - term.len() {
+            if folded[at..at + term.len()] != term[..] || (at > 0 && is_word(folded[at - 1])) {
+                continue;
+            }
+            let mut end = at + term.len();
+            while end < folded.len() && is_word(folded[end]) {
+                end += 1;
+            }
+            ranges.push((map[at], map[end]));
+        }
+    }
+    if ranges.is_empty() {
+        return vec![(text, false)];
+    }
+    ranges.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (start, end) in ranges {
+        match merged.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
+        }
+    }
+    let mut parts = Vec::new();
+    let mut cursor = 0;
+    for (start, end) in merged {
+        if start > cursor {
+            parts.push((&text[cursor..start], false));
+        }
+        parts.push((&text[start..end], true));
+        cursor = end;
+    }
+    if cursor < text.len() {
+        parts.push((&text[cursor..], false));
+    }
+    parts
+}
+
+/// `home.tsx` (before its below-the-fold latest list).
+pub(super) fn home(w: &mut Writer) -> Option<()> {
+    let local = w.call(FEED, Some(("channel", "local")))?;
+    let top = w.call(FEED, Some(("channel", "top")));
+    let city =
+        w.cx.city_label
+            .clone()
+            .filter(|c| !c.is_empty())
+            .or_else(|| {
+                let show = str_of(&local["context"]["city"], "city_show");
+                (!show.is_empty()).then(|| show.to_string())
+            })
+            .unwrap_or_default();
+    screen(w, |w| {
+        let line = if city.is_empty() {
+            w.t("Home_NoCity").to_string()
+        } else {
+            w.t_with("Home_YourCity", &[("city", &city)])
+        };
+        let change = w.t("City_Change");
+        w.raw(r#"<div class="home"><div class="home__city"><p>"#)
+            .text(&line)
+            .raw(r#"</p><button type="button" class="button" aria-haspopup="dialog">"#)
+            .text(change)
+            .raw("</button></div>");
+        category_tabs(w);
+        w.raw(r#"<div class="home__slot" data-slot="weather"></div>"#);
+        let title = if city.is_empty() {
+            w.t("Section_LocalNoCity").to_string()
+        } else {
+            w.t_with("Section_Local", &[("city", &city)])
+        };
+        let more = w.t("Home_MoreLocal");
+        feed_section(w, &title, Some(("/local", &more)), |w| {
+            scope_note(w, &local["context"], &city);
+            feed_or_empty(w, local, Some(HOME_SECTION_SIZE), true);
+        });
+        let (title, more) = (w.t("Section_TopStories"), w.t("Home_MoreTop"));
+        feed_section(w, &title, Some(("/top-news", &more)), |w| match top {
+            Some(top) => feed_or_empty(w, top, Some(HOME_SECTION_SIZE), false),
+            None => list_skeleton(w, 4),
+        });
+        w.raw(r#"<div class="home__slot" data-slot="trends"></div>"#);
+        let title = w.t("Section_Latest");
+        feed_section(w, &title, None, |_| {});
+        w.raw("</div>");
+    });
+    Some(())
+}
+
+/// `ListSkeleton`: a call the page could not answer; the app asks again.
+fn list_skeleton(w: &mut Writer, count: usize) {
+    let label = w.t("News_Loading");
+    w.raw(r#"<div class="news-skeleton" role="status"><span class="visually-hidden">"#)
+        .text(label)
+        .raw(r#"</span><ul class="news-list" aria-hidden="true">"#);
+    for _ in 0..count {
+        w.raw(concat!(
+            r#"<li class="news-card news-card--skeleton"><div class="news-card__body">"#,
+            r#"<span class="skeleton-line skeleton-line--short"></span><span class="skeleton-line"></span>"#,
+            r#"<span class="skeleton-line"></span><span class="skeleton-line skeleton-line--meta"></span></div>"#,
+            r#"<span class="news-image news-card__image skeleton-box"></span></li>"#
+        ));
+    }
+    w.raw("</ul></div>");
+}
+
+/// `ScopeNote`: says when a quiet city's feed was widened.
+fn scope_note(w: &mut Writer, context: &Value, label: &str) {
+    let scope = str_of(context, "scope");
+    if scope.is_empty() || scope == "city" {
+        return;
+    }
+    let city = [
+        label,
+        str_of(&context["city"], "city_show"),
+        str_of(&context["city"], "name"),
+    ]
+    .into_iter()
+    .find(|s| !s.is_empty())
+    .unwrap_or_default();
+    let area = Some(str_of(context, "area_name"))
+        .filter(|a| !a.is_empty())
+        .unwrap_or(city);
+    let text = match scope {
+        "nearby" => w.t_with("Local_ScopeNearby", &[("city", city)]),
+        "state" => w.t_with("Local_ScopeState", &[("city", city), ("area", area)]),
+        _ => w.t_with("Local_ScopeCountry", &[("city", city), ("area", area)]),
+    };
+    w.raw(r#"<p class="scope-note" role="note">"#).text(&text).raw("</p>");
+}
+
+/// `latest.tsx` and `top-news.tsx`: tabs, then the feed with a lead card.
+pub(super) fn feed_screen(w: &mut Writer) -> Option<()> {
+    let data = w.call(FEED, None)?;
+    screen(w, |w| {
+        category_tabs(w);
+        feed_or_empty(w, data, None, true);
+    });
+    Some(())
+}
+
+/// `article.tsx` + `ArticleView`, down to the full coverage (the "more from" list below
+/// it comes after the app's first paint).
+pub(super) fn article(w: &mut Writer) -> Option<()> {
+    let detail = w.call(super::super::data::DETAIL, None)?;
+    let news = &detail["news"];
+    let media = &detail["media"];
+    let publisher = Some(str_of(media, "name"))
+        .filter(|s| !s.is_empty())
+        .unwrap_or(str_of(news, "media_name"));
+    let image = main_image_of(news);
+    w.raw(r#"<div class="screen"><article class="article" aria-labelledby="article-title"><header class="article__head"><p class="news-card__kicker">"#);
+    let category = str_of(news, "category_id");
+    if !category.is_empty() {
+        let href = w.href(&format!("/category/{category}"));
+        let name = w.t(&format!("Category_{category}"));
+        w.raw(&format!(r#"<a href="{href}">"#)).text(name).raw("</a>");
+    }
+    news_badges(w, news);
+    w.raw(r#"</p><h1 id="article-title" class="article__title">"#)
+        .text(str_of(news, "title"))
+        .raw(r#"</h1><p class="article__byline">"#);
+    let media_id = int_of(news, "media_id");
+    if media_id > 0 {
+        let href = w.href(&format!("/media/{media_id}"));
+        let icon = Some(str_of(media, "icon_url"))
+            .filter(|s| !s.is_empty())
+            .unwrap_or(str_of(news, "media_icon"));
+        w.raw(&format!(r#"<a class="news-card__publisher" href="{href}">"#));
+        publisher_badge(w, publisher, icon);
+        w.raw("</a>");
+    }
+    let author = str_of(news, "author");
+    if !author.is_empty() {
+        let by = w.t_with("Article_By", &[("author", author)]);
+        w.raw("<span>").text(&by).raw("</span>");
+    }
+    time_ago(w, int_of(news, "publish_time"));
+    w.raw("</p></header>");
+
+    let kind = int_of(news, "type");
+    let video = str_of(news, "video_url");
+    if kind == VIDEO && !video.is_empty() {
+        let poster = if image.is_empty() {
+            String::new()
+        } else {
+            format!(r#" poster="{}""#, escape_html(image))
+        };
+        let open = w.t("Article_OpenVideo");
+        w.raw(&format!(
+            r#"<div class="article__media"><video controls="" preload="metadata" src="{}"{poster}><a href="{}">"#,
+            escape_html(video),
+            escape_html(video)
+        ))
+        .text(open)
+        .raw("</a></video></div>");
+    } else if !image.is_empty() {
+        news_image(w, None, image, str_of(news, "title"), true);
+    }
+    let voice = str_of(news, "voice_url");
+    if kind == AUDIO && !voice.is_empty() {
+        let open = w.t("Article_OpenAudio");
+        w.raw(&format!(
+            r#"<div class="article__media"><audio controls="" preload="none" src="{}"><a href="{}">"#,
+            escape_html(voice),
+            escape_html(voice)
+        ))
+        .text(open)
+        .raw("</a></audio></div>");
+    }
+    article_body(w, news);
+    original_link(w, news, publisher);
+    article_facts(w, news);
+    w.raw("</article>");
+
+    let cluster = detail["cluster"].as_array().map_or(&[][..], Vec::as_slice);
+    if !cluster.is_empty() {
+        let title = w.t("Article_FullCoverage");
+        plain_section(w, &title, |w| {
+            w.raw(r#"<ul class="news-list news-list--single">"#);
+            for item in cluster {
+                w.raw("<li>");
+                news_card(w, item, Variant::Compact, &[]);
+                w.raw("</li>");
+            }
+            w.raw("</ul>");
+        });
+    }
+    w.raw("</div>");
+    Some(())
+}
+
+/// Plain text as paragraphs at blank lines (`TextBody`).
+fn text_body(w: &mut Writer, text: &str) {
+    let mut rest = text;
+    while !rest.is_empty() {
+        // A blank line: a newline, any whitespace, another newline (`/\n\s*\n/`).
+        let cut = rest.char_indices().filter(|(_, c)| *c == '\n').find_map(|(at, _)| {
+            let after = &rest[at + 1..];
+            let blank = after.len() - after.trim_start().len();
+            after[..blank].find('\n').map(|n| (at, at + 1 + n + 1))
+        });
+        let (para, next) = match cut {
+            Some((end, next)) => (&rest[..end], &rest[next..]),
+            None => (rest, ""),
+        };
+        let para = para.trim();
+        if !para.is_empty() {
+            w.raw("<p>").text(para).raw("</p>");
+        }
+        rest = next;
+    }
+}
+
+/// `ArticleBody`: the story's sanitised HTML, else plain text, else the summary.
+fn article_body(w: &mut Writer, news: &Value) {
+    let content = str_of(news, "content");
+    if !content.trim().is_empty() {
+        w.raw(r#"<div class="article__body">"#);
+        if str_of(news, "content_type") == "text" {
+            text_body(w, content);
+        } else {
+            // Stored content was sanitised when it was ingested (and the app shows it
+            // as is). This is the page itself, so markup the sanitiser never leaves
+            // (scripts, frames, handlers) is cleaned again rather than trusted.
+            if leaves_the_allow_list(content) {
+                w.raw(&ingest::clean::sanitize_html(content, None));
+            } else {
+                w.raw(content);
+            }
+        }
+        w.raw("</div>");
+        return;
+    }
+    let summary = Some(str_of(news, "summary"))
+        .filter(|s| !s.is_empty())
+        .unwrap_or(str_of(news, "description"));
+    if !summary.is_empty() {
+        w.raw(r#"<div class="article__body">"#);
+        text_body(w, summary);
+        w.raw("</div>");
+    }
+}
+
+/// Elements and attributes the ingest sanitiser's allow-list never lets through.
+const NEVER_ALLOWED: [&str; 12] = [
+    "<script", "<style", "<iframe", "<frame", "<object", "<embed", "<link", "<meta", "<base", "<form", "<svg", "<math",
+];
+
+/// Does this HTML hold anything the sanitiser would have removed: a forbidden element,
+/// an event handler attribute (` on…=` inside a tag) or a `javascript:` URL?
+fn leaves_the_allow_list(html: &str) -> bool {
+    let lower = html.to_ascii_lowercase();
+    if NEVER_ALLOWED.iter().any(|tag| lower.contains(tag)) || lower.contains("javascript:") {
+        return true;
+    }
+    lower.split('<').skip(1).any(|tag| {
+        let tag = tag.split('>').next().unwrap_or_default();
+        tag.split(|c: char| c.is_ascii_whitespace() || c == '/')
+            .skip(1)
+            .any(|attr| attr.starts_with("on") && attr.contains('='))
+    })
+}
+
+/// The host of a URL without `www.` (web `hostOf`).
+fn host_of(url: &str) -> &str {
+    let Some((_, rest)) = url.split_once("://") else {
+        return "";
+    };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = host.rsplit('@').next().unwrap_or_default();
+    host.strip_prefix("www.").unwrap_or(host)
+}
+
+fn original_link(w: &mut Writer, news: &Value, publisher: &str) {
+    let link = str_of(news, "link_url");
+    if link.is_empty() {
+        return;
+    }
+    let host = host_of(link);
+    let note = w.t_with(
+        "Article_OriginalNote",
+        &[("host", if host.is_empty() { publisher } else { host })],
+    );
+    let read = w.t_with(
+        "Article_ReadOriginal",
+        &[("publisher", if publisher.is_empty() { host } else { publisher })],
+    );
+    w.raw(r#"<p class="article__original"><span>"#)
+        .text(&note)
+        .raw(&format!(
+            r#"</span><a class="button button--primary" href="{}" rel="noopener">"#,
+            escape_html(link)
+        ))
+        .text(&read)
+        .raw("</a></p>");
+}
+
+/// The places and tags of a story (`article__facts`).
+fn article_facts(w: &mut Writer, news: &Value) {
+    let areas = news["area_list"].as_array().map_or(&[][..], Vec::as_slice);
+    let tags = news["tags"].as_array().map_or(&[][..], Vec::as_slice);
+    if areas.is_empty() && tags.is_empty() {
+        return;
+    }
+    w.raw(r#"<dl class="article__facts">"#);
+    if !areas.is_empty() {
+        let label = w.t("Article_Places");
+        w.raw("<div><dt>").text(label).raw(r#"</dt><dd><ul class="chips">"#);
+        let lang = w.cx.locale.code();
+        for area in areas {
+            let id = match &area["id"] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let name = Some(str_of(&area["name_map"], lang))
+                .filter(|s| !s.is_empty())
+                .unwrap_or(str_of(area, "name"));
+            let path = format!(
+                "/location/{}",
+                percent_encoding::utf8_percent_encode(&id, percent_encoding::NON_ALPHANUMERIC)
+            );
+            let href = w.href(&path);
+            w.raw(&format!(r#"<li><a class="chip" href="{href}">"#))
+                .text(name)
+                .raw("</a></li>");
+        }
+        w.raw("</ul></dd></div>");
+    }
+    if !tags.is_empty() {
+        let label = w.t("Article_Tags");
+        w.raw("<div><dt>").text(label).raw(r#"</dt><dd><ul class="chips">"#);
+        for tag in tags.iter().filter_map(Value::as_str) {
+            let path = format!(
+                "/search/news?q={}",
+                percent_encoding::utf8_percent_encode(tag, percent_encoding::NON_ALPHANUMERIC)
+            );
+            let href = w.href(&path);
+            w.raw(&format!(r#"<li><a class="chip" href="{href}">"#))
+                .text(tag)
+                .raw("</a></li>");
+        }
+        w.raw("</ul></dd></div>");
+    }
+    w.raw("</dl>");
+}
+
+/// `SearchScreen` for news with results the page answered (no time filter: the app
+/// computes that one from its own clock).
+pub(super) fn search_news(w: &mut Writer) -> Option<()> {
+    let data = w.call(SEARCH_NEWS, None)?;
+    let q = w.query("q").trim().to_string();
+    let terms: Vec<String> = data["terms"]
+        .as_array()
+        .map(|t| t.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .unwrap_or_default();
+    let city_id = w.query("city_id");
+    let category = w.query("category");
+    screen(w, |w| {
+        let action = w.href("/search/news");
+        let label = w.t("Search_Label");
+        let submit = w.t("Search_Submit");
+        let id = w.id();
+        w.raw(&format!(
+            r#"<form role="search" class="search-form" action="{action}"><label for="{id}" class="visually-hidden">"#
+        ))
+        .text(&label)
+        .raw(&format!(
+            r#"</label><input id="{id}" type="search" name="q" class="search-form__input" value="{}" placeholder="{}"><button type="submit" class="button button--primary">"#,
+            escape_html(&q),
+            escape_html(&label)
+        ))
+        .text(submit)
+        .raw("</button></form>");
+        let suffix = format!(
+            "?q={}",
+            percent_encoding::utf8_percent_encode(&q, percent_encoding::NON_ALPHANUMERIC)
+        );
+        let news_href = escape_html(&format!(
+            "{}{suffix}",
+            super::super::locale::localized_path(w.cx.locale, "/search/news")
+        ));
+        let media_href = escape_html(&format!(
+            "{}{suffix}",
+            super::super::locale::localized_path(w.cx.locale, "/search/media")
+        ));
+        let (tabs, news, media) = (w.t("Title_search"), w.t("Search_News"), w.t("Search_Media"));
+        w.raw(r#"<nav class="tabs" aria-label=""#)
+            .text(tabs)
+            .raw(&format!(
+                r#""><a aria-current="page" class="tabs__link active" href="{news_href}">"#
+            ))
+            .text(news)
+            .raw(&format!(r#"</a><a class="tabs__link" href="{media_href}">"#))
+            .text(media)
+            .raw("</a></nav>");
+        search_filters(w, &city_id, &category);
+        let title = w.t("Section_Stories");
+        plain_section(w, &title, |w| {
+            if list_of(data).is_empty() {
+                // The app's own empty state (tips, other searches) comes with it.
+                let title = w.t_with("Search_NoNews", &[("q", &q)]);
+                w.raw(r#"<div class="empty"><p class="empty__title">"#)
+                    .text(&title)
+                    .raw("</p></div>");
+            } else {
+                news_list(w, data, None, false, &terms);
+            }
+        });
+    });
+    Some(())
+}
+
+/// The search filters row as it first renders (`PlaceFilter` without a city chosen,
+/// category and time selects).
+fn search_filters(w: &mut Writer, city_id: &str, category: &str) {
+    let label = w.t("Search_Filters");
+    w.raw(r#"<div class="search-filters" role="group" aria-label=""#)
+        .text(label)
+        .raw(r#"">"#);
+    let place = w.t("Search_Place");
+    if city_id.is_empty() {
+        let id = w.id();
+        let hint = w.t("Search_PlaceHint");
+        w.raw(&format!(r#"<div class="field place-filter"><label for="{id}">"#))
+            .text(place)
+            .raw(&format!(
+                r#"</label><input id="{id}" type="search" autocomplete="off" placeholder="{}" value=""></div>"#,
+                escape_html(&hint)
+            ));
+    } else {
+        let shown = w.query("city");
+        let shown = if shown.is_empty() { city_id.to_string() } else { shown };
+        let remove = w.t_with("Search_RemovePlace", &[("place", &shown)]);
+        w.raw(r#"<div class="field"><span>"#)
+            .text(place)
+            .raw(r#"</span><span class="chip">"#)
+            .text(&shown)
+            .raw(&format!(
+                r#" <button type="button" class="chip__remove" aria-label="{}">×</button></span></div>"#,
+                escape_html(&remove)
+            ));
+    }
+    let (label, any) = (w.t("Search_Category"), w.t("Search_AnyCategory"));
+    w.raw(r#"<label class="field"><span>"#)
+        .text(label)
+        .raw("</span><select>");
+    option(w, "", &any, category.is_empty());
+    for id in category_ids() {
+        let name = w.t(&format!("Category_{id}"));
+        option(w, id, &name, category == id);
+    }
+    w.raw("</select></label>");
+    let (label, any, day, week) = (
+        w.t("Search_Time"),
+        w.t("Search_AnyTime"),
+        w.t("Search_Past24h"),
+        w.t("Search_Past7d"),
+    );
+    w.raw(r#"<label class="field"><span>"#)
+        .text(label)
+        .raw("</span><select>");
+    option(w, "", &any, true);
+    option(w, "24h", &day, false);
+    option(w, "7d", &week, false);
+    w.raw("</select></label>");
+    if !city_id.is_empty() || !category.is_empty() {
+        let clear = w.t("Search_ClearFilters");
+        w.raw(r#"<button type="button" class="button">"#)
+            .text(clear)
+            .raw("</button>");
+    }
+    w.raw("</div>");
+}
+
+fn option(w: &mut Writer, value: &str, label: &str, selected: bool) {
+    w.raw(&format!(
+        r#"<option value="{}"{}>"#,
+        escape_html(value),
+        if selected { " selected" } else { "" }
+    ))
+    .text(label)
+    .raw("</option>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn marked(text: &str, terms: &[&str]) -> String {
+        let terms: Vec<String> = terms.iter().map(|t| t.to_string()).collect();
+        highlight_parts(text, &terms)
+            .into_iter()
+            .map(|(part, m)| if m { format!("[{part}]") } else { part.to_string() })
+            .collect()
+    }
+
+    /// The cases of web `format.test.ts`'s `highlightParts`.
+    #[test]
+    fn highlighting_marks_words_that_start_with_a_term_ignoring_case_and_accents() {
+        assert_eq!(
+            marked("Council votes on budget", &["vote"]),
+            "Council [votes] on budget"
+        );
+        assert_eq!(
+            marked("L'École de Montréal", &["ecole", "montreal"]),
+            "L'[École] de [Montréal]"
+        );
+        assert_eq!(marked("Revote today", &["vote"]), "Revote today", "not inside a word");
+        assert_eq!(marked("Police policía", &["policia"]), "Police [policía]");
+        assert_eq!(marked("", &["x"]), "");
+        assert_eq!(marked("Nothing here", &[]), "Nothing here");
+    }
+
+    #[test]
+    fn plain_text_bodies_split_into_paragraphs_at_blank_lines() {
+        let cx = crate::pages::first_paint::tests::context("article");
+        let mut w = Writer::new(&cx);
+        text_body(&mut w, "One\nstill one\n  \n\nTwo <b>\n\n\n");
+        assert_eq!(w.out, "<p>One\nstill one</p><p>Two &lt;b&gt;</p>");
+    }
+
+    #[test]
+    fn markup_the_sanitiser_never_leaves_is_found() {
+        assert!(!leaves_the_allow_list(
+            r#"<p>Fine <a href="/x" rel="noopener">link</a> <img src="/a.svg" alt="" width="6"></p><figure></figure>"#
+        ));
+        assert!(
+            !leaves_the_allow_list("<p>Ontario online: one=1</p>"),
+            "words, not attributes"
+        );
+        for bad in [
+            "<p>x</p><SCRIPT>alert(1)</SCRIPT>",
+            r#"<img src="x" onerror="alert(1)">"#,
+            r#"<img src=x ONLOAD=alert(1)>"#,
+            r#"<a href="JavaScript:alert(1)">x</a>"#,
+            "<iframe src=//evil></iframe>",
+            "<style>body{}</style>",
+        ] {
+            assert!(leaves_the_allow_list(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn hosts_are_shown_without_www() {
+        assert_eq!(host_of("https://www.example.com/a?b"), "example.com");
+        assert_eq!(host_of("http://news.example.org"), "news.example.org");
+        assert_eq!(host_of("not a url"), "");
+    }
+}

@@ -1,0 +1,57 @@
+/**
+ * The page's only script tag (D156). The server writes the first screen as HTML; the app
+ * (its entry and the chunks of this screen and locale, named by the page in
+ * `<meta name="lw-load">`) starts loading only once that screen has painted, so on a slow
+ * phone the story shows before 120 KB of script arrive, not after. A page without
+ * server-written content (a screen the server does not write) starts the app at once.
+ *
+ * Kept tiny and free of imports: it is fetched before the app and runs on every page.
+ */
+
+/** An image that never arrives must not keep the app from starting. */
+export const START_AT_LATEST_MS = 3000;
+
+export function modulesToLoad(doc: Document): string[] {
+  const content = doc.querySelector('meta[name="lw-load"]')?.getAttribute('content') ?? '';
+  return content.split(' ').filter((file) => file.startsWith('/'));
+}
+
+/** The server wrote the first screen (`#root` has content), so it paints before the app. */
+export function hasFirstPaint(doc: Document): boolean {
+  return doc.getElementById('root')?.firstElementChild != null;
+}
+
+export function startApp(doc: Document, load: (entry: string) => Promise<unknown>): void {
+  const [entry, ...chunks] = modulesToLoad(doc);
+  if (!entry) return;
+  // Fetched in parallel with the entry, not one after another as the app asks for them.
+  for (const file of chunks) {
+    const link = doc.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = file;
+    doc.head.append(link);
+  }
+  void load(entry);
+}
+
+/** Calls `start` once: in the frame after the first paint that follows `load`. */
+export function afterFirstPaint(win: Window, start: () => void): void {
+  let started = false;
+  const once = () => {
+    if (started) return;
+    started = true;
+    start();
+  };
+  // requestAnimationFrame runs before a paint; the timeout after it, once it painted.
+  const afterPaint = () => win.requestAnimationFrame(() => win.setTimeout(once, 0));
+  if (win.document.readyState === 'complete') afterPaint();
+  else win.addEventListener('load', afterPaint, { once: true });
+  win.setTimeout(once, START_AT_LATEST_MS);
+}
+
+if (typeof window !== 'undefined' && !import.meta.env.VITEST) {
+  const start = () => startApp(document, (entry) => import(/* @vite-ignore */ entry));
+  if (hasFirstPaint(document)) afterFirstPaint(window, start);
+  else start();
+}
