@@ -68,7 +68,7 @@ worst = max(w["counted_bytes"] for w in weights)
 section = f"""
 ## Pages (issue 4): Lighthouse and page weight ({datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC)
 
-Run by `bench/lighthouse.sh` on {cores} cores, shared with another session's browser tests (load average 1 min
+Run by `bench/lighthouse.sh` on {cores} cores (load average 1 min
 during the runs: {min(load_range, default=0):.2f}–{max(load_range, default=0):.2f}). Release binary, `serve --demo`, fresh data dir.
 Lighthouse 12, mobile preset, simulated throttling, performance + accessibility only; median of {runs} runs
 (each run in brackets). Raw reports: `bench/out/lh-*.json`.
