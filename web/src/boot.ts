@@ -35,7 +35,25 @@ export function startApp(doc: Document, load: (entry: string) => Promise<unknown
   void load(entry);
 }
 
-/** Calls `start` once: in the frame after the first paint that follows `load`. */
+/** Has the page painted content yet (Paint Timing)? Unknown counts as yes. */
+function whenContentPainted(win: Window, then: () => void): void {
+  const perf = win.performance;
+  if (!perf?.getEntriesByType || typeof PerformanceObserver === 'undefined') return then();
+  if (perf.getEntriesByType('paint').some((e) => e.name === 'first-contentful-paint'))
+    return then();
+  const observer = new PerformanceObserver(() => {
+    observer.disconnect();
+    then();
+  });
+  observer.observe({ type: 'paint' });
+}
+
+/**
+ * Calls `start` once: after `load` (the lead image is in), once content has painted, in
+ * a task after the next two frames (so the frame with that image has been drawn before
+ * the app's scripts compete for the network and the main thread); at the latest 3 s
+ * after the boot script ran.
+ */
 export function afterFirstPaint(win: Window, start: () => void): void {
   let started = false;
   const once = () => {
@@ -43,10 +61,11 @@ export function afterFirstPaint(win: Window, start: () => void): void {
     started = true;
     start();
   };
-  // requestAnimationFrame runs before a paint; the timeout after it, once it painted.
-  const afterPaint = () => win.requestAnimationFrame(() => win.setTimeout(once, 0));
-  if (win.document.readyState === 'complete') afterPaint();
-  else win.addEventListener('load', afterPaint, { once: true });
+  const afterNextPaint = () =>
+    win.requestAnimationFrame(() => win.requestAnimationFrame(() => win.setTimeout(once, 0)));
+  const ready = () => whenContentPainted(win, afterNextPaint);
+  if (win.document.readyState === 'complete') ready();
+  else win.addEventListener('load', ready, { once: true });
   win.setTimeout(once, START_AT_LATEST_MS);
 }
 

@@ -206,7 +206,10 @@ pub(crate) mod tests {
             !html.contains("https://img.example/2.jpg"),
             "not near yet: the app loads it"
         );
-        assert!(html.contains(r#"<span class="news-image__marker" aria-hidden="true"></span>"#));
+        assert!(
+            html.contains(r#"<div class="news-image news-card__image" data-state="loading" data-attempt="1"></div>"#)
+        );
+        assert!(!html.contains("news-image__marker"), "no sweep until the app runs");
         assert!(html.contains(r#"<article class="news-card news-card--row news-card--no-image""#));
         assert!(html.contains("What happened &lt;there&gt;."), "feed text is escaped");
         assert!(html.contains(r#"<time datetime="2026-11-18T11:01:40.000Z"#) && html.contains(">5 minutes ago</time>"));
