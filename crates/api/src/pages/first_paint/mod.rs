@@ -224,6 +224,22 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_paging_list_writes_its_first_screen_and_leaves_the_rest_to_the_app() {
+        let items: Vec<Value> = (1..=20).map(|i| item(i, &format!("Story {i}"), "")).collect();
+        let page: &'static PageData = Box::leak(Box::new(PageData {
+            main: Some((
+                call(FEED, &[("channel", "latest")]),
+                json!({ "list": items, "next_page_token": "t" }),
+            )),
+            ..PageData::default()
+        }));
+        let html = render(&context_with("latest", page)).unwrap();
+        assert_eq!(html.matches("<article class=\"news-card ").count(), 6);
+        assert!(html.contains("Story 6") && !html.contains("Story 7"));
+        assert!(!html.contains("load-more"), "paging comes with the app");
+    }
+
+    #[test]
     fn ids_are_unique_in_a_page() {
         let cx = context_with("home", home_page());
         let html = render(&cx).unwrap();

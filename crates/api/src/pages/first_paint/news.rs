@@ -165,13 +165,19 @@ fn no_stories(w: &mut Writer) {
     empty_state(w, &title, &hint);
 }
 
-/// `PagedList` + `NewsFeed` on a loaded first page: the cards, then (unless `limit`) the
-/// "Load more" button and the status line.
+/// Cards a paging list writes: the first screen's worth on a phone and a desktop. The app
+/// renders the whole page below them when it takes over (nothing above them moves);
+/// writing all 20 made the browser parse, style and lay out a page of cards nobody sees
+/// yet, several times over while the HTML streamed in (search TBT).
+const FIRST_SCREEN_CARDS: usize = 6;
+
+/// `PagedList` + `NewsFeed` on a loaded first page: a home section's cards (`limit`), or
+/// the first screen's cards of a paging list (its "Load more" comes with the app).
 fn news_list(w: &mut Writer, data: &Value, limit: Option<usize>, lead_first: bool, terms: &[String]) {
     let items = list_of(data);
-    let items = &items[..limit.map_or(items.len(), |n| n.min(items.len()))];
+    let shown = limit.unwrap_or(FIRST_SCREEN_CARDS).min(items.len());
     w.raw(r#"<div class="paged-list" aria-busy="false"><ul class="news-list">"#);
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items[..shown].iter().enumerate() {
         w.raw("<li>");
         let variant = if lead_first && i == 0 {
             Variant::Lead
@@ -181,17 +187,7 @@ fn news_list(w: &mut Writer, data: &Value, limit: Option<usize>, lead_first: boo
         news_card(w, item, variant, terms);
         w.raw("</li>");
     }
-    w.raw("</ul>");
-    if limit.is_none() {
-        if !str_of(data, "next_page_token").is_empty() {
-            let label = w.t("News_LoadMore");
-            w.raw(r#"<div class="load-more"><div class="load-more__sentinel" aria-hidden="true"></div><button type="button" class="button">"#)
-                .text(label)
-                .raw("</button></div>");
-        }
-        w.raw(r#"<p class="visually-hidden" role="status"></p>"#);
-    }
-    w.raw("</div>");
+    w.raw("</ul></div>");
 }
 
 /// A feed's first page as the screen shows it: the list, or the empty state.
