@@ -439,7 +439,14 @@ describe('Reading Localwire (demo corpus) in a browser', { skip }, () => {
   it("D156 the first screen arrives written: without JavaScript it has the app's layout", async () => {
     const { list } = await api('/news/feed?channel=latest&size=50');
     const article = list.find((item) => item.img_url) ?? list[0];
-    const pages = ['/', `/article/${article.news_id}`, '/search/news?q=council', '/latest'];
+    const pages = [
+      '/',
+      `/article/${article.news_id}`,
+      '/search/news?q=council',
+      '/latest',
+      '/local',
+      '/category/politics',
+    ];
     const parts = [
       '.site-header',
       '.main-nav',

@@ -505,6 +505,20 @@ async fn reading_pages_arrive_with_their_first_screen_written(app: &TestApp) {
     assert!(results.contains(r#"<form role="search" class="search-form" action="/search/news">"#));
     assert!(results.contains("<mark>"), "{results:.2000}");
 
+    // A category under its name; the reader's local news with its lead card.
+    let (_, html) = page(app, "/category/politics").await;
+    assert!(
+        root(&html)
+            .unwrap()
+            .contains(r#"<h1 class="screen__title">Politics</h1>"#)
+    );
+    let (_, html) = page(app, "/local").await;
+    assert!(
+        root(&html)
+            .unwrap()
+            .contains(r#"<article class="news-card news-card--lead"#)
+    );
+
     // Screens the server does not write start empty, and the app renders them at once.
     for path in ["/weather", "/no-such-page", "/search"] {
         let (_, html) = page(app, path).await;

@@ -5,6 +5,8 @@
 //! as soon as the HTML and styles arrive; the app's scripts load after it and React
 //! replaces it with the same screen (no hydration: the markup carries no state).
 //!
+//! Written: home, local, latest, top news, category, article and news search.
+//!
 //! Only what React shows on its first render is written: below-the-fold sections the
 //! app adds after its first paint stay out, and non-lead images are placeholders, so
 //! the swap moves nothing. Links are real links; buttons do nothing until the app runs.
@@ -46,6 +48,8 @@ pub fn render(cx: &Context) -> Option<String> {
     match cx.route {
         "home" => news::home(&mut w)?,
         "latest" | "top-news" => news::feed_screen(&mut w)?,
+        "local" => news::local(&mut w)?,
+        "category" => news::category(&mut w)?,
         "article" => news::article(&mut w)?,
         "search-news" => news::search_news(&mut w)?,
         _ => return None,

@@ -66,10 +66,14 @@ impl Variant {
     }
 }
 
-/// `Screen`: the title and lede from the route table (or the page's own), then `body`.
+/// `Screen` with the route table's title and lede, then `body`.
 fn screen(w: &mut Writer, body: impl FnOnce(&mut Writer)) {
-    let title = w.t(w.cx.title_key);
-    let lede = w.t(w.cx.description_key);
+    let (title, lede) = (w.t(w.cx.title_key), w.t(w.cx.description_key));
+    screen_titled(w, &title, &lede, body);
+}
+
+/// `Screen` with its own title and lede (a category's name), then `body`.
+fn screen_titled(w: &mut Writer, title: &str, lede: &str, body: impl FnOnce(&mut Writer)) {
     w.raw(r#"<article class="screen"><div class="screen__head"><h1 class="screen__title">"#)
         .text(title)
         .raw(r#"</h1><p class="screen__lede">"#)
@@ -409,15 +413,7 @@ fn highlight_parts<'t>(text: &'t str, terms: &[String]) -> Vec<(&'t str, bool)> 
 pub(super) fn home(w: &mut Writer) -> Option<()> {
     let local = w.call(FEED, Some(("channel", "local")))?;
     let top = w.call(FEED, Some(("channel", "top")));
-    let city =
-        w.cx.city_label
-            .clone()
-            .filter(|c| !c.is_empty())
-            .or_else(|| {
-                let show = str_of(&local["context"]["city"], "city_show");
-                (!show.is_empty()).then(|| show.to_string())
-            })
-            .unwrap_or_default();
+    let city = reader_city(w, local);
     screen(w, |w| {
         let line = if city.is_empty() {
             w.t("Home_NoCity").to_string()
@@ -495,6 +491,60 @@ fn scope_note(w: &mut Writer, context: &Value, label: &str) {
         _ => w.t_with("Local_ScopeCountry", &[("city", city), ("area", area)]),
     };
     w.raw(r#"<p class="scope-note" role="note">"#).text(&text).raw("</p>");
+}
+
+/// `category.tsx`: the category's name (the API's, else the catalogue's) as the title.
+pub(super) fn category(w: &mut Writer) -> Option<()> {
+    let (call, data) = w.cx.page.main.as_ref()?;
+    let id = call.params.iter().find(|(k, _)| k == "category")?.1.clone();
+    let from_api = w
+        .call(CATEGORIES, None)
+        .and_then(Value::as_array)
+        .and_then(|list| list.iter().find(|c| str_of(c, "id") == id))
+        .map(|c| str_of(c, "name").to_string())
+        .filter(|n| !n.is_empty());
+    let name = from_api.unwrap_or_else(|| w.t(&format!("Category_{id}")));
+    let lede = w.t_with("Category_Lede", &[("category", &name)]);
+    screen_titled(w, &name, &lede, |w| {
+        category_tabs(w);
+        feed_or_empty(w, data, None, true);
+    });
+    Some(())
+}
+
+/// `local.tsx`: the reader's city, widened (and saying so) when it is quiet.
+pub(super) fn local(w: &mut Writer) -> Option<()> {
+    let data = w.call(FEED, Some(("channel", "local")))?;
+    let city = reader_city(w, data);
+    screen(w, |w| {
+        let change = w.t("City_Change");
+        w.raw(r#"<p><button type="button" class="button" aria-haspopup="dialog">"#)
+            .text(change)
+            .raw("</button></p>");
+        let title = if city.is_empty() {
+            w.t("Section_LocalNoCity")
+        } else {
+            w.t_with("Section_Local", &[("city", &city)])
+        };
+        feed_section(w, &title, None, |w| {
+            scope_note(w, &data["context"], &city);
+            feed_or_empty(w, data, None, true);
+        });
+    });
+    Some(())
+}
+
+/// The city a local feed is for, as the screens name it (`reader.label`, else the
+/// feed's own city).
+fn reader_city(w: &Writer, local: &Value) -> String {
+    w.cx.city_label
+        .clone()
+        .filter(|c| !c.is_empty())
+        .or_else(|| {
+            let show = str_of(&local["context"]["city"], "city_show");
+            (!show.is_empty()).then(|| show.to_string())
+        })
+        .unwrap_or_default()
 }
 
 /// `latest.tsx` and `top-news.tsx`: tabs, then the feed with a lead card.
