@@ -3,9 +3,11 @@ import {
   afterFirstPaint,
   hasFirstPaint,
   modulesToLoad,
+  reloadOnce,
   START_AT_LATEST_MS,
   startApp,
 } from './boot';
+import { RELOAD_GUARD_MS, RELOAD_STORAGE_KEY } from './features/build/chunkReload';
 
 function page(head: string, root: string): Document {
   const doc = document.implementation.createHTMLDocument('t');
@@ -76,5 +78,21 @@ describe('boot script (D156)', () => {
     afterFirstPaint(win, late);
     vi.advanceTimersByTime(START_AT_LATEST_MS);
     expect(late).toHaveBeenCalledOnce();
+  });
+
+  it('§8.4 an entry gone after a deployment reloads the page, at most once per 10 s', () => {
+    const store = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+    };
+    const reload = vi.fn();
+    reloadOnce(storage, 1_000_000, reload);
+    expect(reload).toHaveBeenCalledOnce();
+    expect(store.get(RELOAD_STORAGE_KEY)).toBe('1000000');
+    reloadOnce(storage, 1_000_000 + RELOAD_GUARD_MS - 1, reload);
+    expect(reload).toHaveBeenCalledOnce();
+    reloadOnce(storage, 1_000_000 + RELOAD_GUARD_MS, reload);
+    expect(reload).toHaveBeenCalledTimes(2);
   });
 });

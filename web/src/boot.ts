@@ -69,8 +69,29 @@ export function afterFirstPaint(win: Window, start: () => void): void {
   win.setTimeout(once, START_AT_LATEST_MS);
 }
 
+/**
+ * SPEC §8.4 for the entry itself: a page written before a new deployment names scripts
+ * that are gone; load the page afresh, at most once per 10 s (the same guard and key as
+ * `features/build/chunkReload.ts`, which handles the app's own chunks; not imported, so
+ * this file stays one small request).
+ */
+export function reloadOnce(
+  storage: Pick<Storage, 'getItem' | 'setItem'>,
+  now: number,
+  reload: () => void,
+) {
+  const last = Number(storage.getItem('lw:chunk-reload-at'));
+  if (Number.isFinite(last) && last > 0 && now - last < 10_000) return;
+  storage.setItem('lw:chunk-reload-at', String(now));
+  reload();
+}
+
 if (typeof window !== 'undefined' && !import.meta.env.VITEST) {
-  const start = () => startApp(document, (entry) => import(/* @vite-ignore */ entry));
+  const importEntry = (entry: string) =>
+    import(/* @vite-ignore */ entry).catch(() =>
+      reloadOnce(sessionStorage, Date.now(), () => window.location.reload()),
+    );
+  const start = () => startApp(document, importEntry);
   if (hasFirstPaint(document)) afterFirstPaint(window, start);
   else start();
 }
