@@ -17,7 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use ingest::fetch::guard::{check_redirect, check_url_target, filter_resolved};
 use ingest::fetch::{BlockReason, FetchError, FetchOutcome, FetchPolicy, Fetcher, Validators, read_file_feed};
-use support::{RSS, StaticLookup, loopback_policy, read_request_head, serve, serve_raw};
+use support::{RSS, StaticLookup, TempDir, loopback_policy, read_request_head, serve, serve_raw};
 use tokio::io::AsyncWriteExt;
 use url::Url;
 
@@ -837,23 +837,23 @@ async fn file_url_is_refused_by_fetch() {
     assert!(err.to_string().contains("file:///etc/hostname"), "{err}");
 }
 
-fn temp_file(name: &str, contents: &[u8]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("localwire-fetch-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// A file in a temp dir that is removed when the returned guard drops.
+fn temp_file(name: &str, contents: &[u8]) -> (TempDir, std::path::PathBuf) {
+    let dir = TempDir::new("localwire-fetch-test");
+    let path = dir.path().join(name);
     std::fs::write(&path, contents).unwrap();
-    path
+    (dir, path)
 }
 
 #[tokio::test]
 async fn read_file_feed_reads_a_file() {
-    let path = temp_file("feed.xml", RSS.as_bytes());
+    let (_dir, path) = temp_file("feed.xml", RSS.as_bytes());
     assert_eq!(read_file_feed(&path, 1024 * 1024).await.unwrap(), RSS.as_bytes());
 }
 
 #[tokio::test]
 async fn read_file_feed_refuses_a_file_over_the_limit() {
-    let path = temp_file("big.xml", &vec![b'x'; 4096]);
+    let (_dir, path) = temp_file("big.xml", &vec![b'x'; 4096]);
 
     let err = read_file_feed(&path, 4095).await.unwrap_err();
 

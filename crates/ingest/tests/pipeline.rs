@@ -16,7 +16,7 @@ use std::time::Duration;
 use store::Store;
 use store::content::{ListFilter, Listing, NewFeed, NewMedia, PlaceKey, PublisherFeeds, SearchQuery};
 use store_sqlite::SqliteStore;
-use support::{loopback_policy, serve};
+use support::{TempDir, loopback_policy, serve};
 
 const MAINE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0"><channel><title>Casco Test</title><link>https://casco.example/</link>
@@ -56,17 +56,11 @@ fn rss(body: &str) -> Response {
     ([(header::CONTENT_TYPE, "application/rss+xml")], days_ago(body, 2)).into_response()
 }
 
-async fn store() -> Arc<dyn Store> {
-    let dir = std::env::temp_dir().join(format!(
-        "lw-pipeline-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    Arc::new(SqliteStore::open_file(&dir.join("db.sqlite")).await.unwrap())
+/// A store in a temp dir that is removed when the returned guard drops.
+async fn store() -> (Arc<dyn Store>, TempDir) {
+    let dir = TempDir::new("lw-pipeline");
+    let store = SqliteStore::open_file(&dir.path().join("db.sqlite")).await.unwrap();
+    (Arc::new(store), dir)
 }
 
 fn publisher(slug: &str, urls: &[String]) -> PublisherFeeds {
@@ -153,7 +147,7 @@ async fn broken_feeds_are_recorded_and_never_stop_the_good_ones() {
         );
     let addr = serve(app).await;
     let u = |p: &str| format!("http://{addr}{p}");
-    let store = store().await;
+    let (store, _dir) = store().await;
     let broken = [
         "/500.xml",
         "/busy.xml",
@@ -305,7 +299,7 @@ async fn stories_older_than_the_window_floor_are_not_clustered() {
         .route("/maine.xml", get(old(MAINE)))
         .route("/other.xml", get(old(OTHER_PAPER)));
     let addr = serve(app).await;
-    let store = store().await;
+    let (store, _dir) = store().await;
     store
         .import_publishers(
             &[
@@ -347,7 +341,7 @@ async fn conditional_get_sends_validators_and_a_304_keeps_the_stories() {
         }),
     );
     let addr = serve(app).await;
-    let store = store().await;
+    let (store, _dir) = store().await;
     store
         .import_publishers(&[publisher("cond", &[format!("http://{addr}/feed.xml")])], 0)
         .await
@@ -367,7 +361,7 @@ async fn conditional_get_sends_validators_and_a_304_keeps_the_stories() {
 #[tokio::test]
 async fn a_feed_on_a_private_address_is_refused_without_the_operator_switch() {
     let addr = serve(Router::new().route("/feed.xml", get(|| async { rss(MAINE) }))).await;
-    let store = store().await;
+    let (store, _dir) = store().await;
     store
         .import_publishers(&[publisher("private", &[format!("http://{addr}/feed.xml")])], 0)
         .await
@@ -390,7 +384,7 @@ async fn a_feed_on_a_private_address_is_refused_without_the_operator_switch() {
 
 #[tokio::test]
 async fn the_demo_corpus_goes_through_the_same_pipeline_and_looks_fresh() {
-    let store = store().await;
+    let (store, _dir) = store().await;
     let base = url::Url::parse(ingest::demo::ORIGIN).unwrap();
     let parsed = ingest::opml::parse_opml_with_base(&ingest::demo::publishers_opml(), Some(&base)).unwrap();
     let list: Vec<PublisherFeeds> = parsed

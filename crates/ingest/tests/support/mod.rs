@@ -86,3 +86,28 @@ impl HostLookup for StaticLookup {
         Box::pin(async move { answer })
     }
 }
+
+/// A fresh directory under the system temp dir, removed with what is in it when dropped,
+/// so test runs leave nothing behind.
+pub struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    pub fn new(prefix: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let dir = std::env::temp_dir().join(format!("{prefix}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("create a temp dir");
+        TempDir(dir)
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
