@@ -26,7 +26,7 @@ pub const SEARCH_NEWS: &str = "/api/search/news";
 pub const SEARCH_MEDIA: &str = "/api/search/media";
 
 /// Stories in each of the home's local and top sections (web `HOME_SECTION_SIZE`).
-const HOME_SECTION_SIZE: &str = "7";
+pub const HOME_SECTION_SIZE: usize = 7;
 
 /// One API call of a screen: its path and the parameters the server used.
 #[derive(Debug, Clone)]
@@ -227,6 +227,16 @@ fn first_url<'a>(news: &'a Value, fields: &[&str]) -> Option<&'a str> {
     fields.iter().find_map(|f| news[*f].as_str().filter(|u| !u.is_empty()))
 }
 
+/// §3 main image of a news item as the API answers it ("" when it has none).
+pub fn main_image_of(news: &Value) -> &str {
+    first_url(news, &MAIN_IMAGE).unwrap_or_default()
+}
+
+/// §3 thumbnail of a news item as the API answers it ("" when it has none).
+pub fn thumbnail_of(news: &Value) -> &str {
+    first_url(news, &THUMBNAIL).unwrap_or_default()
+}
+
 fn text(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_string()
 }
@@ -237,7 +247,7 @@ fn article_of(data: &Value) -> Article {
         news_id: news["news_id"].as_i64().unwrap_or_default(),
         title: text(&news["title"]),
         summary: text(&news["summary"]),
-        image: first_url(news, &MAIN_IMAGE).unwrap_or_default().to_string(),
+        image: main_image_of(news).to_string(),
         publish_time_ms: news["publish_time"].as_i64().unwrap_or_default(),
         author: text(&news["author"]),
         publisher: text(&news["media_name"]),
@@ -314,7 +324,7 @@ pub fn lead_image<'a>(route: &str, page: &'a PageData) -> Option<&'a str> {
     let url = if route == "article" {
         page.article.as_ref()?.image.as_str()
     } else if LEAD_FIRST.contains(&route) {
-        first_url(&page.main.as_ref()?.1["list"][0], &THUMBNAIL)?
+        Some(thumbnail_of(&page.main.as_ref()?.1["list"][0])).filter(|u| !u.is_empty())?
     } else {
         return None;
     };
@@ -348,10 +358,10 @@ pub async fn page_data(
             let city = reader_city_id(r, headers).to_string();
             let local = feed_call(
                 "local",
-                &scoped(&[("city_id", city), ("size", HOME_SECTION_SIZE.into())]),
+                &scoped(&[("city_id", city), ("size", HOME_SECTION_SIZE.to_string())]),
             );
             let mut page = feed_page(state, local, None, now).await;
-            let top = feed_call("top", &scoped(&[("size", HOME_SECTION_SIZE.into())]));
+            let top = feed_call("top", &scoped(&[("size", HOME_SECTION_SIZE.to_string())]));
             let latest = feed_call("latest", &scoped(&[]));
             for call in [top, latest, categories()] {
                 if let Some(done) = answered(state, call, now).await {
@@ -505,24 +515,9 @@ pub fn absolute_url(url: &str, base: &str) -> Option<String> {
 
 /// ISO-8601 UTC (`2026-11-20T12:00:00Z`) of a time in milliseconds.
 pub fn iso8601(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+        .unwrap_or_default()
 }
 
 /// schema.org NewsArticle for a story page.

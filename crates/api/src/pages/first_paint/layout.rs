@@ -3,6 +3,7 @@
 
 use super::Writer;
 use crate::pages::shell::escape_html;
+use domain::locale::CountryLanguage;
 
 /// The main navigation (web `NAV_ITEMS`).
 const NAV_ITEMS: [(&str, &str); 8] = [
@@ -23,9 +24,6 @@ const FOOTER_LINKS: [(&str, &str); 4] = [
     ("/setting/explore-channels", "Title_setting_explore_channels"),
     ("/user", "Nav_Account"),
 ];
-
-/// The language/country pairs of the switcher (web `PRODUCT_CODES`).
-const PRODUCT_CODES: [&str; 4] = ["en_US", "es_US", "en_CA", "fr_CA"];
 
 const LOGO: &str = concat!(
     r#"<svg class="logo" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">"#,
@@ -125,7 +123,8 @@ fn locale_switcher(w: &mut Writer) {
     ))
     .text(label)
     .raw(r#"</label><select id="lw-locale" class="locale-switcher__select">"#);
-    for option in PRODUCT_CODES {
+    // The switcher's pairs (web `PRODUCT_CODES`), in the same order.
+    for option in CountryLanguage::PRODUCT_PAIRS.map(CountryLanguage::code) {
         let name = w.t(&format!("Locale_{option}"));
         let selected = if option == code { " selected" } else { "" };
         w.raw(&format!(r#"<option value="{option}"{selected}>"#))

@@ -2,14 +2,12 @@
 //! Each function names the React component it mirrors; keep them in step.
 
 use super::time::{iso, relative_time};
-use super::{CATEGORIES, FEED, SEARCH_NEWS, Writer};
+use super::{CATEGORIES, DETAIL, FEED, SEARCH_NEWS, Writer};
+use crate::pages::data::{HOME_SECTION_SIZE, main_image_of, thumbnail_of};
 use crate::pages::shell::escape_html;
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
-
-/// Stories in each of the home's sections (web `HOME_SECTION_SIZE`).
-const HOME_SECTION_SIZE: usize = 7;
 
 /// The category tabs' ids in display order (web `CATEGORY_IDS`, D62).
 fn category_ids() -> impl Iterator<Item = &'static str> {
@@ -30,23 +28,6 @@ fn int_of(v: &Value, key: &str) -> i64 {
 
 fn list_of(data: &Value) -> &[Value] {
     data["list"].as_array().map_or(&[], Vec::as_slice)
-}
-
-/// §3 derived values (web `thumbnailOf`, `mainImageOf`).
-fn thumbnail_of(item: &Value) -> &str {
-    ["thumbnail_url", "org_img_url", "img_url"]
-        .into_iter()
-        .map(|k| str_of(item, k))
-        .find(|u| !u.is_empty())
-        .unwrap_or_default()
-}
-
-fn main_image_of(item: &Value) -> &str {
-    ["org_img_url", "img_url"]
-        .into_iter()
-        .map(|k| str_of(item, k))
-        .find(|u| !u.is_empty())
-        .unwrap_or_default()
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -258,14 +239,6 @@ fn news_badges(w: &mut Writer, item: &Value) {
 /// main-thread frames in Lighthouse's trace (search TBT), and nothing is loading yet.
 fn news_image(w: &mut Writer, class: Option<&str>, src: &str, alt: &str, eager: bool) {
     let class = class.map_or("news-image".to_string(), |c| format!("news-image {c}"));
-    if src.is_empty() {
-        w.raw(&format!(
-            r#"<div class="{class}" data-state="error" data-attempt="1"{}><span class="news-image__error""#,
-            if eager { r#" data-eager="true""# } else { "" }
-        ));
-        w.raw(r#" aria-hidden="true"></span></div>"#);
-        return;
-    }
     if eager {
         w.raw(&format!(
             r#"<div class="{class}" data-state="loading" data-attempt="1" data-eager="true"><img class="news-image__img" src="{}" alt="{}" decoding="sync" fetchpriority="high"></div>"#,
@@ -560,7 +533,7 @@ pub(super) fn feed_screen(w: &mut Writer) -> Option<()> {
 /// `article.tsx` + `ArticleView`, down to the full coverage (the "more from" list below
 /// it comes after the app's first paint).
 pub(super) fn article(w: &mut Writer) -> Option<()> {
-    let detail = w.call(super::super::data::DETAIL, None)?;
+    let detail = w.call(DETAIL, None)?;
     let news = &detail["news"];
     let media = &detail["media"];
     let publisher = Some(str_of(media, "name"))
@@ -604,27 +577,19 @@ pub(super) fn article(w: &mut Writer) -> Option<()> {
         } else {
             format!(r#" poster="{}""#, escape_html(image))
         };
-        let open = w.t("Article_OpenVideo");
-        w.raw(&format!(
-            r#"<div class="article__media"><video controls="" preload="metadata" src="{}"{poster}><a href="{}">"#,
-            escape_html(video),
-            escape_html(video)
-        ))
-        .text(open)
-        .raw("</a></video></div>");
+        media_player(
+            w,
+            "video",
+            video,
+            &format!(r#"preload="metadata"{poster}"#),
+            "Article_OpenVideo",
+        );
     } else if !image.is_empty() {
         news_image(w, None, image, str_of(news, "title"), true);
     }
     let voice = str_of(news, "voice_url");
     if kind == AUDIO && !voice.is_empty() {
-        let open = w.t("Article_OpenAudio");
-        w.raw(&format!(
-            r#"<div class="article__media"><audio controls="" preload="none" src="{}"><a href="{}">"#,
-            escape_html(voice),
-            escape_html(voice)
-        ))
-        .text(open)
-        .raw("</a></audio></div>");
+        media_player(w, "audio", voice, r#"preload="none""#, "Article_OpenAudio");
     }
     article_body(w, news);
     original_link(w, news, publisher);
@@ -648,25 +613,33 @@ pub(super) fn article(w: &mut Writer) -> Option<()> {
     Some(())
 }
 
+/// An article's `<video>` or `<audio>` player with a link to the file inside, for
+/// browsers that cannot play it.
+fn media_player(w: &mut Writer, tag: &str, src: &str, attrs: &str, open_key: &str) {
+    let src = escape_html(src);
+    let open = w.t(open_key);
+    w.raw(&format!(
+        r#"<div class="article__media"><{tag} controls="" {attrs} src="{src}"><a href="{src}">"#
+    ))
+    .text(open)
+    .raw(&format!("</a></{tag}></div>"));
+}
+
 /// Plain text as paragraphs at blank lines (`TextBody`).
 fn text_body(w: &mut Writer, text: &str) {
-    let mut rest = text;
-    while !rest.is_empty() {
-        // A blank line: a newline, any whitespace, another newline (`/\n\s*\n/`).
-        let cut = rest.char_indices().filter(|(_, c)| *c == '\n').find_map(|(at, _)| {
-            let after = &rest[at + 1..];
-            let blank = after.len() - after.trim_start().len();
-            after[..blank].find('\n').map(|n| (at, at + 1 + n + 1))
-        });
-        let (para, next) = match cut {
-            Some((end, next)) => (&rest[..end], &rest[next..]),
-            None => (rest, ""),
-        };
-        let para = para.trim();
-        if !para.is_empty() {
-            w.raw("<p>").text(para).raw("</p>");
+    // The app splits at `/\n\s*\n/`: a line holding only whitespace ends a paragraph.
+    let mut paragraph: Vec<&str> = Vec::new();
+    for line in text.split('\n').chain(std::iter::once("")) {
+        if !line.trim().is_empty() {
+            paragraph.push(line);
+            continue;
         }
-        rest = next;
+        let joined = paragraph.join("\n");
+        let joined = joined.trim();
+        if !joined.is_empty() {
+            w.raw("<p>").text(joined).raw("</p>");
+        }
+        paragraph.clear();
     }
 }
 
@@ -834,14 +807,8 @@ pub(super) fn search_news(w: &mut Writer) -> Option<()> {
             "?q={}",
             percent_encoding::utf8_percent_encode(&q, percent_encoding::NON_ALPHANUMERIC)
         );
-        let news_href = escape_html(&format!(
-            "{}{suffix}",
-            super::super::locale::localized_path(w.cx.locale, "/search/news")
-        ));
-        let media_href = escape_html(&format!(
-            "{}{suffix}",
-            super::super::locale::localized_path(w.cx.locale, "/search/media")
-        ));
+        let news_href = format!("{}{suffix}", w.href("/search/news"));
+        let media_href = format!("{}{suffix}", w.href("/search/media"));
         let (tabs, news, media) = (w.t("Title_search"), w.t("Search_News"), w.t("Search_Media"));
         w.raw(r#"<nav class="tabs" aria-label=""#)
             .text(tabs)
