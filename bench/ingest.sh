@@ -88,7 +88,7 @@ if [ -x "$BIN" ] && "$BIN" ingest --help >/dev/null 2>&1; then
     while pid=$(pgrep -n -f "ingest --once --data-dir $DATA") && [ -n "$pid" ]; do
       # max(news_id), not count(*): ids are sequential, and a count reads the whole table,
       # which slowed the run it measures (a reader holding the WAL for seconds).
-      n=$(sqlite3 -readonly "$DATA/localwire.sqlite" "SELECT max(news_id) FROM news_items" 2>/dev/null || echo -1)
+      n=$(sqlite3 -readonly "$DATA/localwire-content.sqlite" "SELECT max(news_id) FROM news_items" 2>/dev/null || echo -1)
       echo "$(date +%s) $n $(awk '/VmRSS/ {print $2}' "/proc/$pid/status") $(awk '/VmHWM/ {print $2}' "/proc/$pid/status")" \
         "$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/ingest-pipeline-rss.txt"
       sleep 5

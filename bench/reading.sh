@@ -31,6 +31,10 @@ mkdir -p "$OUT"
 for tool in wrk nginx python3 sqlite3 curl; do command -v "$tool" >/dev/null || { echo "bench needs $tool" >&2; exit 1; }; done
 [ -x "$BIN" ] || { echo "build the release binary first" >&2; exit 1; }
 [ -f "$SOURCE/localwire.sqlite" ] || { echo "no $SOURCE/localwire.sqlite: run bench/ingest.sh first" >&2; exit 1; }
+# Content lives in its own file beside the identity file (D157), or in the one file of a
+# data dir from before the split.
+CONTENT_FILE=localwire-content.sqlite
+[ -f "$SOURCE/$CONTENT_FILE" ] || CONTENT_FILE=localwire.sqlite
 
 cleanup() {
   [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null || true
@@ -42,18 +46,19 @@ trap cleanup EXIT
 
 rm -rf "$DATA"; mkdir -p "$DATA"
 sqlite3 "$SOURCE/localwire.sqlite" ".backup '$DATA/localwire.sqlite'"
-sqlite3 "$DATA/localwire.sqlite" "UPDATE feeds SET next_due = 9000000000000;"
-ITEMS=$(sqlite3 "$DATA/localwire.sqlite" "SELECT count(*) FROM news_items")
-PAGE_SIZE=$(sqlite3 "$DATA/localwire.sqlite" "PRAGMA page_size")
+[ "$CONTENT_FILE" = localwire.sqlite ] || sqlite3 "$SOURCE/$CONTENT_FILE" ".backup '$DATA/$CONTENT_FILE'"
+sqlite3 "$DATA/$CONTENT_FILE" "UPDATE feeds SET next_due = 9000000000000;"
+ITEMS=$(sqlite3 "$DATA/$CONTENT_FILE" "SELECT count(*) FROM news_items")
+PAGE_SIZE=$(sqlite3 "$DATA/$CONTENT_FILE" "PRAGMA page_size")
 # The city with the most items, and a common and a rare word of the index.
-CITY=$(sqlite3 "$DATA/localwire.sqlite" \
+CITY=$(sqlite3 "$DATA/$CONTENT_FILE" \
   "SELECT substr(place, 3) FROM news_places WHERE place LIKE 'c:%' GROUP BY place ORDER BY count(*) DESC LIMIT 1")
 COMMON="${READ_COMMON:-council}"
 RARE="${READ_RARE:-ferry}"
 # Debian's sqlite3 (3.40) cannot read the contentless full-text table (D153: needs 3.43):
 # the counts are informational, so "?" then.
-count_fts() { sqlite3 "$DATA/localwire.sqlite" "SELECT count(*) FROM news_fts WHERE news_fts MATCH '$1'" 2>/dev/null || echo "?"; }
-echo "items $ITEMS, page size $PAGE_SIZE, city $CITY ($(sqlite3 "$DATA/localwire.sqlite" "SELECT count(*) FROM news_places WHERE place = 'c:$CITY'") items)," \
+count_fts() { sqlite3 "$DATA/$CONTENT_FILE" "SELECT count(*) FROM news_fts WHERE news_fts MATCH '$1'" 2>/dev/null || echo "?"; }
+echo "items $ITEMS, page size $PAGE_SIZE, city $CITY ($(sqlite3 "$DATA/$CONTENT_FILE" "SELECT count(*) FROM news_places WHERE place = 'c:$CITY'") items)," \
      "'$COMMON' in $(count_fts "$COMMON") items, '$RARE' in $(count_fts "$RARE")"
 
 "$BIN" serve --addr "127.0.0.1:$PORT_APP" --data-dir "$DATA" --log warn >"$OUT/read-app.log" 2>&1 &

@@ -2,4 +2,5 @@
 // file alone does not rebuild the crate and the binary runs without it.
 fn main() {
     println!("cargo:rerun-if-changed=migrations");
+    println!("cargo:rerun-if-changed=migrations-content");
 }

@@ -216,6 +216,8 @@ impl Pipeline {
                 }
             }
         }
+        // The round's items and fetch records are durable and seen once it returns.
+        self.store.commit_grouped().await?;
         if !reports.is_empty() {
             let state = self.clustering.lock().await;
             tracing::debug!(items = state.window.len(), stats = ?state.window.stats(), "clustering window");
@@ -336,7 +338,7 @@ impl Pipeline {
             consecutive_errors: i32::try_from(next.consecutive_errors).unwrap_or(i32::MAX),
             interval_secs: i64::try_from(next.interval.as_secs()).unwrap_or(i64::MAX),
         };
-        if let Err(e) = self.store.record_fetch(feed.feed_id, &record).await {
+        if let Err(e) = self.store.record_fetch_grouped(feed.feed_id, &record).await {
             tracing::error!(feed = %feed.url, error = %e, "could not record a fetch");
         }
         report
@@ -478,7 +480,7 @@ impl Pipeline {
         }
         let stored = self
             .store
-            .upsert_items(feed.feed_id, feed.media.media_id, &records, &choices, now)
+            .upsert_items_grouped(feed.feed_id, feed.media.media_id, &records, &choices, now)
             .await;
         let outcome = settle(first, records.len(), &choices, stored.as_deref().unwrap_or(&[]));
         {

@@ -1,7 +1,7 @@
 //! [`ContentStore`] on SQLite: reads on the sqlx reader pool, writes through
 //! [`ContentWriter`](crate::content_write::ContentWriter).
 
-use crate::content_write as w;
+use crate::content_write::{self as w, Change};
 use crate::{SqliteStore, db};
 use async_trait::async_trait;
 use sqlx::Row;
@@ -222,11 +222,11 @@ const TOP_NEWS_SQL: &str = concat!(
 impl ContentStore for SqliteStore {
     async fn import_publishers(&self, publishers: &[PublisherFeeds], now_ms: i64) -> Result<ImportReport> {
         let publishers = publishers.to_vec();
-        let done = self
-            .content
-            .write(move |tx| w::import_publishers(tx, &publishers, now_ms))
-            .await;
-        self.generation.after(done)
+        self.content
+            .write(Change::Content, move |tx, _| {
+                w::import_publishers(tx, &publishers, now_ms)
+            })
+            .await
     }
 
     async fn export_publishers(&self) -> Result<Vec<(MediaSource, Vec<NewFeed>)>> {
@@ -235,12 +235,12 @@ impl ContentStore for SqliteStore {
             media_columns!(),
             " FROM media_sources m ORDER BY m.media_id"
         ))
-        .fetch_all(&self.reader)
+        .fetch_all(&self.content_reader)
         .await
         .map_err(db)?;
         let media = rows(media, media_row)?;
         let feeds = sqlx::query("SELECT media_id, url, lang FROM feeds ORDER BY feed_id")
-            .fetch_all(&self.reader)
+            .fetch_all(&self.content_reader)
             .await
             .map_err(db)?;
         let mut out: Vec<(MediaSource, Vec<NewFeed>)> = media.into_iter().map(|m| (m, Vec::new())).collect();
@@ -258,8 +258,9 @@ impl ContentStore for SqliteStore {
 
     async fn remove_feed(&self, url_or_id: &str) -> Result<bool> {
         let key = url_or_id.to_string();
-        let done = self.content.write(move |tx| w::remove_feed(tx, &key)).await;
-        self.generation.after(done)
+        self.content
+            .write(Change::Content, move |tx, _| w::remove_feed(tx, &key))
+            .await
     }
 
     async fn feeds(&self) -> Result<Vec<FeedStatus>> {
@@ -269,7 +270,7 @@ impl ContentStore for SqliteStore {
              (SELECT count(*) FROM news_items i WHERE i.feed_id = f.feed_id) AS item_count \
              FROM feeds f JOIN media_sources m ON m.media_id = f.media_id ORDER BY f.feed_id",
         )
-        .fetch_all(&self.reader)
+        .fetch_all(&self.content_reader)
         .await
         .map_err(db)?;
         list.iter()
@@ -296,15 +297,28 @@ impl ContentStore for SqliteStore {
 
     async fn claim_due_feeds(&self, now_ms: i64, lease_until_ms: i64, limit: i64) -> Result<Vec<ClaimedFeed>> {
         self.content
-            .write(move |tx| w::claim_due_feeds(tx, now_ms, lease_until_ms, limit))
+            .write(Change::Bookkeeping, move |tx, _| {
+                w::claim_due_feeds(tx, now_ms, lease_until_ms, limit)
+            })
             .await
     }
 
     async fn record_fetch(&self, feed_id: i64, record: &FetchRecord) -> Result<()> {
         let record = record.clone();
         self.content
-            .write(move |tx| w::record_fetch(tx, feed_id, &record))
+            .write(Change::Bookkeeping, move |tx, _| w::record_fetch(tx, feed_id, &record))
             .await
+    }
+
+    async fn record_fetch_grouped(&self, feed_id: i64, record: &FetchRecord) -> Result<()> {
+        let record = record.clone();
+        self.content
+            .grouped(Change::Bookkeeping, move |tx, _| w::record_fetch(tx, feed_id, &record))
+            .await
+    }
+
+    async fn commit_grouped(&self) -> Result<()> {
+        self.content.commit().await
     }
 
     async fn upsert_items(
@@ -316,11 +330,28 @@ impl ContentStore for SqliteStore {
         now_ms: i64,
     ) -> Result<Vec<Upserted>> {
         let (items, clusters) = (items.to_vec(), clusters.to_vec());
-        let done = self
-            .content
-            .write(move |tx| w::upsert_items(tx, feed_id, media_id, &items, &clusters, now_ms))
-            .await;
-        self.generation.after(done)
+        self.content
+            .write(Change::Content, move |tx, text| {
+                // Its full-text rows go in at its commit.
+                w::upsert_items(tx, feed_id, media_id, &items, &clusters, now_ms, text)
+            })
+            .await
+    }
+
+    async fn upsert_items_grouped(
+        &self,
+        feed_id: i64,
+        media_id: i64,
+        items: &[NewsRecord],
+        clusters: &[ClusterChoice],
+        now_ms: i64,
+    ) -> Result<Vec<Upserted>> {
+        let (items, clusters) = (items.to_vec(), clusters.to_vec());
+        self.content
+            .grouped(Change::Content, move |tx, text| {
+                w::upsert_items(tx, feed_id, media_id, &items, &clusters, now_ms, text)
+            })
+            .await
     }
 
     async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>> {
@@ -338,7 +369,7 @@ impl ContentStore for SqliteStore {
         .bind(from_ms)
         .bind(to_ms)
         .bind(since_ms)
-        .fetch_all(&self.reader)
+        .fetch_all(&self.content_reader)
         .await
         .map_err(db)?;
         list.iter()
@@ -364,7 +395,7 @@ impl ContentStore for SqliteStore {
         )
         .bind(media_id)
         .bind(ids)
-        .fetch_all(&self.reader)
+        .fetch_all(&self.content_reader)
         .await
         .map_err(db)?;
         list.iter()
@@ -380,7 +411,7 @@ impl ContentStore for SqliteStore {
             " FROM media_sources m WHERE m.media_id = ?"
         ))
         .bind(media_id)
-        .fetch_optional(&self.reader)
+        .fetch_optional(&self.content_reader)
         .await
         .map_err(db)?;
         row.as_ref().map(media_row).transpose().map_err(db)
@@ -395,7 +426,7 @@ impl ContentStore for SqliteStore {
         .bind(folded)
         .bind(limit)
         .bind(offset)
-        .fetch_all(&self.reader)
+        .fetch_all(&self.content_reader)
         .await
         .map_err(db)?;
         rows(list, media_row)
@@ -409,7 +440,7 @@ impl ContentStore for SqliteStore {
             "WHERE n.news_id = ?"
         ))
         .bind(news_id)
-        .fetch_optional(&self.reader)
+        .fetch_optional(&self.content_reader)
         .await
         .map_err(db)?;
         row.as_ref().map(news_row).transpose().map_err(db)
@@ -451,7 +482,7 @@ impl ContentStore for SqliteStore {
             Listing::Places(places) if places.len() == 1 => query.bind(places[0].key()),
             Listing::Places(places) => query.bind(keys_json(places)),
         };
-        rows(query.fetch_all(&self.reader).await.map_err(db)?, news_row)
+        rows(query.fetch_all(&self.content_reader).await.map_err(db)?, news_row)
     }
 
     async fn top_news(&self, filter: &ListFilter, since_ms: i64, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
@@ -461,7 +492,7 @@ impl ContentStore for SqliteStore {
             .bind(since_ms)
             .bind(limit)
             .bind(offset)
-            .fetch_all(&self.reader)
+            .fetch_all(&self.content_reader)
             .await
             .map_err(db)?;
         rows(list, news_row)
@@ -476,7 +507,7 @@ impl ContentStore for SqliteStore {
         ))
         .bind(cluster_id)
         .bind(limit)
-        .fetch_all(&self.reader)
+        .fetch_all(&self.content_reader)
         .await
         .map_err(db)?;
         rows(list, news_row)
@@ -512,7 +543,7 @@ impl ContentStore for SqliteStore {
         .bind(limit)
         .bind(offset)
         .bind(SEARCH_RANKED_MAX)
-        .fetch_all(&self.reader)
+        .fetch_all(&self.content_reader)
         .await
         .map_err(db)?;
         rows(list, news_row)
@@ -520,14 +551,15 @@ impl ContentStore for SqliteStore {
 
     async fn put_special(&self, special: &Special, now_ms: i64) -> Result<()> {
         let special = special.clone();
-        let done = self.content.write(move |tx| w::put_special(tx, &special, now_ms)).await;
-        self.generation.after(done)
+        self.content
+            .write(Change::Content, move |tx, _| w::put_special(tx, &special, now_ms))
+            .await
     }
 
     async fn special(&self, slug: &str) -> Result<Option<Special>> {
         let row = sqlx::query("SELECT slug, title, description, query, news_ids FROM specials WHERE slug = ?")
             .bind(slug)
-            .fetch_optional(&self.reader)
+            .fetch_optional(&self.content_reader)
             .await
             .map_err(db)?;
         row.as_ref().map(special_row).transpose().map_err(db)
@@ -535,7 +567,7 @@ impl ContentStore for SqliteStore {
 
     async fn specials(&self) -> Result<Vec<Special>> {
         let list = sqlx::query("SELECT slug, title, description, query, news_ids FROM specials ORDER BY slug")
-            .fetch_all(&self.reader)
+            .fetch_all(&self.content_reader)
             .await
             .map_err(db)?;
         rows(list, special_row)
@@ -543,8 +575,9 @@ impl ContentStore for SqliteStore {
 
     async fn remove_special(&self, slug: &str) -> Result<bool> {
         let slug = slug.to_string();
-        let done = self.content.write(move |tx| w::remove_special(tx, &slug)).await;
-        self.generation.after(done)
+        self.content
+            .write(Change::Content, move |tx, _| w::remove_special(tx, &slug))
+            .await
     }
 
     fn content_generation(&self) -> u64 {
@@ -569,7 +602,7 @@ mod tests {
             .bind(0_i64)
             .bind(21_i64)
             .bind(0_i64)
-            .fetch_all(&store.reader)
+            .fetch_all(&store.content_reader)
             .await
             .unwrap()
             .iter()

@@ -1,10 +1,16 @@
-//! SQLite implementation of [`Store`]: one file in the data directory, WAL mode.
+//! SQLite implementation of [`Store`]: two files in the data directory, WAL mode
+//! (D157). `localwire.sqlite` holds people: users, devices, sessions, settings, in
+//! 1 KB pages for the small random writes of guest sessions. `localwire-content.sqlite`
+//! holds what ingestion writes: publishers, feeds, items, stories and the full-text
+//! index, in 8 KB pages for its bulk writes. Each file has its own write lock, so a bulk
+//! ingest never holds up a first visit. (A data directory made before the split keeps
+//! everything in its one file.)
 //!
-//! SQLite allows one writer at a time. Rather than let many connections fight over the
-//! write lock (and sleep in the busy handler), all writes go through a pool of exactly
-//! one connection, which queues fairly; reads use their own pool and never wait for
+//! SQLite allows one writer at a time per file. Rather than let many connections fight
+//! over the write lock (and sleep in the busy handler), each file's writes go through
+//! one connection, which queues fairly; reads use their own pools and never wait for
 //! writes in WAL mode. Guest sessions, the hot write, are group-committed
-//! ([`guest_writer`]).
+//! ([`guest_writer`]); so are ingestion's writes ([`content_write`]).
 
 use async_trait::async_trait;
 use domain::user::{UserServer, timestamp_millis};
@@ -17,8 +23,9 @@ mod content_write;
 mod guest_writer;
 
 use guest_writer::GuestWriter;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 use store::{
     Engine, GuestSession, GuestSessionRequest, LocationUpdate, Result, SessionKey, SessionUser, Store, StoreError,
@@ -38,8 +45,27 @@ pub struct SqliteStore {
     reader: SqlitePool,
     writer: SqlitePool,
     guests: GuestWriter,
+    content_reader: SqlitePool,
     content: content_write::ContentWriter,
-    generation: store::content::Generation,
+    generation: Arc<store::content::Generation>,
+}
+
+/// Page sizes of new files. Guest sessions insert into a random-keyed device index:
+/// 1 KB pages halve what each of their commits writes to the WAL. Ingestion appends rows
+/// of several KB (content, full-text segments): 8 KB pages took a quarter off a bulk
+/// ingest (fewer overflow pages and WAL frames; bench/RESULTS.md), while the init bench
+/// on 8 KB pages had p99 stalls of ~200 ms.
+const IDENTITY_PAGE_SIZE: u32 = 1024;
+const CONTENT_PAGE_SIZE: u32 = 8192;
+
+/// The content file beside the identity file: `localwire.sqlite` → `localwire-content.sqlite`.
+pub fn content_file(identity: &Path) -> PathBuf {
+    let stem = identity.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default();
+    let name = match identity.extension() {
+        Some(ext) => format!("{stem}-content.{}", ext.to_string_lossy()),
+        None => format!("{stem}-content"),
+    };
+    identity.with_file_name(name)
 }
 
 pub(crate) fn db(e: sqlx::Error) -> StoreError {
@@ -66,43 +92,89 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5))
-            .pragma("temp_store", "memory")
-            .page_size(1024);
+            .pragma("temp_store", "memory");
+        let identity = options.clone().page_size(IDENTITY_PAGE_SIZE);
         // The writer never checkpoints: copying the WAL into the database (and its
         // fsync) would stall every write queued behind it. A separate connection
         // checkpoints in the background instead.
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
             .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options.clone().pragma("wal_autocheckpoint", "0"))
+            .connect_with(identity.clone().pragma("wal_autocheckpoint", "0"))
             .await
             .map_err(db)?;
-        sqlx::migrate!("./migrations")
-            .run(&writer)
-            .await
-            .map_err(|e| StoreError::Migration(e.to_string()))?;
-        let reader = SqlitePoolOptions::new()
-            .max_connections(4)
-            .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options.clone().read_only(true))
-            .await
-            .map_err(db)?;
-        let checkpointer = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options.clone())
-            .await
-            .map_err(db)?;
-        tokio::spawn(checkpoint_periodically(checkpointer));
-        let guests = GuestWriter::spawn(options.get_filename())?;
-        let content = content_write::ContentWriter::new(options.get_filename());
+        migrate(sqlx::migrate!("./migrations"), &writer).await?;
+        let reader = read_pool(&identity).await?;
+        tokio::spawn(checkpoint_periodically(one_connection(&identity).await?));
+        let guests = GuestWriter::spawn(identity.get_filename())?;
+
+        // A data directory from before the split keeps its content in the one file.
+        let single_file: bool =
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'news_items')")
+                .fetch_one(&writer)
+                .await
+                .map_err(db)?;
+        let content = if single_file {
+            identity.clone()
+        } else {
+            let file = content_file(identity.get_filename());
+            options.filename(file).page_size(CONTENT_PAGE_SIZE)
+        };
+        let content_checkpointer = one_connection(&content).await?;
+        migrate(sqlx::migrate!("./migrations-content"), &content_checkpointer).await?;
+        if single_file {
+            content_checkpointer.close().await;
+        } else {
+            tokio::spawn(checkpoint_periodically(content_checkpointer));
+        }
+        let content_reader = if single_file {
+            reader.clone()
+        } else {
+            read_pool(&content).await?
+        };
+        let generation = Arc::new(store::content::Generation::default());
+        let content_writer = content_write::ContentWriter::spawn(
+            content.get_filename(),
+            generation.clone(),
+            content_write::COMMIT_AFTER,
+        )?;
         Ok(SqliteStore {
             reader,
             writer,
             guests,
-            content,
-            generation: Default::default(),
+            content_reader,
+            content: content_writer,
+            generation,
         })
     }
+}
+
+/// Run one file's migrations. Both files' migrations share one numbering and, in a
+/// single-file data directory, one table of applied migrations: each set ignores the
+/// other's (identity migrations are numbered 0001 and 0100 on, content 0002–0099).
+async fn migrate(mut migrator: sqlx::migrate::Migrator, pool: &SqlitePool) -> Result<()> {
+    migrator.set_ignore_missing(true);
+    migrator
+        .run(pool)
+        .await
+        .map_err(|e| StoreError::Migration(e.to_string()))
+}
+
+async fn read_pool(options: &SqliteConnectOptions) -> Result<SqlitePool> {
+    SqlitePoolOptions::new()
+        .max_connections(4)
+        .acquire_timeout(Duration::from_secs(10))
+        .connect_with(options.clone().read_only(true))
+        .await
+        .map_err(db)
+}
+
+async fn one_connection(options: &SqliteConnectOptions) -> Result<SqlitePool> {
+    SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(options.clone())
+        .await
+        .map_err(db)
 }
 
 /// Copy the WAL into the database five times a second (small steps, so no burst

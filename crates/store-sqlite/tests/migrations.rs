@@ -17,7 +17,9 @@ async fn d153_text_indexed_before_the_contentless_index_is_still_found() {
         .connect_with(options.clone())
         .await
         .unwrap();
-    let mut before = sqlx::migrate!("./migrations");
+    // A data directory from before D157: every migration in the one file.
+    sqlx::migrate!("./migrations").run(&pool).await.unwrap();
+    let mut before = sqlx::migrate!("./migrations-content");
     before.migrations = before
         .migrations
         .iter()
@@ -25,6 +27,7 @@ async fn d153_text_indexed_before_the_contentless_index_is_still_found() {
         .cloned()
         .collect::<Vec<_>>()
         .into();
+    before.set_ignore_missing(true);
     before.run(&pool).await.unwrap();
     for (id, title) in [(42, "Ferry returns to the island"), (43, "Harbour fees rise")] {
         sqlx::query("INSERT INTO news_fts (rowid, title, summary, body) VALUES (?, ?, '', 'Crossings resume at dawn')")
@@ -37,6 +40,10 @@ async fn d153_text_indexed_before_the_contentless_index_is_still_found() {
     pool.close().await;
 
     drop(SqliteStore::open_file(&path).await.expect("upgrade"));
+    assert!(
+        !store_sqlite::content_file(&path).exists(),
+        "D157: a data directory from before the split keeps its content in its one file"
+    );
     let pool = SqlitePoolOptions::new()
         .max_connections(1)
         .connect_with(options)

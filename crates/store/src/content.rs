@@ -363,6 +363,33 @@ pub trait ContentStore: Send + Sync {
         now_ms: i64,
     ) -> Result<Vec<Upserted>>;
 
+    /// [`ContentStore::upsert_items`] for ingestion: the store may run it in a group with
+    /// other ingestion writes and commit them together (SQLite does, D158). The result
+    /// is final, but readers see the items, and they survive a crash, only once the
+    /// group commits: within a short interval, or at [`ContentStore::commit_grouped`].
+    /// If that commit fails, the group's items and fetch records are lost together, so
+    /// their feeds are fetched again when their leases lapse.
+    async fn upsert_items_grouped(
+        &self,
+        feed_id: i64,
+        media_id: i64,
+        items: &[NewsRecord],
+        clusters: &[ClusterChoice],
+        now_ms: i64,
+    ) -> Result<Vec<Upserted>> {
+        self.upsert_items(feed_id, media_id, items, clusters, now_ms).await
+    }
+
+    /// [`ContentStore::record_fetch`] in the group of [`ContentStore::upsert_items_grouped`].
+    async fn record_fetch_grouped(&self, feed_id: i64, record: &FetchRecord) -> Result<()> {
+        self.record_fetch(feed_id, record).await
+    }
+
+    /// Commit the grouped writes made so far; when it returns they are durable and seen.
+    async fn commit_grouped(&self) -> Result<()> {
+        Ok(())
+    }
+
     /// Items published between the two times (inclusive), for clustering.
     async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>>;
 
@@ -420,6 +447,11 @@ pub struct Generation(std::sync::atomic::AtomicU64);
 impl Generation {
     pub fn get(&self) -> u64 {
         self.0.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Count a write that has committed.
+    pub fn bump(&self) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
     }
 
     /// Count a write that has committed; passes its result through.

@@ -247,6 +247,7 @@ macro_rules! store_contract_tests {
             clusters_count_items_and_publishers_and_rank_top,
             search_is_accent_and_case_insensitive_with_prefix_and_stemming,
             search_finds_every_item_of_a_batch_and_the_last_text_of_a_repeat,
+            grouped_writes_are_stored_once_committed,
             search_ranks_only_the_newest_matches,
             content_generation_counts_writes_readers_see,
             publisher_search_and_detail,

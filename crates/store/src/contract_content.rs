@@ -465,6 +465,88 @@ pub async fn search_finds_every_item_of_a_batch_and_the_last_text_of_a_repeat(st
     assert_eq!(lighthouse[0].title, "Lighthouse reopens");
 }
 
+/// D158: ingestion's grouped writes. Once the group is committed, every item is stored,
+/// an item written twice in the group keeps its last version (and only its last text is
+/// found), a story begun in the group gathers the items that join it, and the fetch
+/// record is kept.
+pub async fn grouped_writes_are_stored_once_committed(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "grouped", "US").await;
+    let g0 = store.content_generation();
+    let first = store
+        .upsert_items_grouped(
+            feed,
+            media,
+            &[
+                record("r1", "Ferry returns", 0, &[]),
+                record("r2", "Harbour fees rise", 1, &[]),
+            ],
+            &[ClusterChoice::New; 2],
+            T0,
+        )
+        .await
+        .unwrap();
+    let story = first[0].news_id();
+    let again = store
+        .upsert_items_grouped(
+            feed,
+            media,
+            &[
+                record("r1", "Lighthouse reopens", 0, &[]),
+                record("r3", "Ferry crossings resume", 2, &[]),
+            ],
+            &[ClusterChoice::New, ClusterChoice::Join(story)],
+            T0,
+        )
+        .await
+        .unwrap();
+    assert_eq!(again[0], Upserted::Updated(story), "the same identity in one group");
+    let fetched = FetchRecord {
+        fetched_at_ms: T0,
+        status: Some(200),
+        etag: Some("\"v1\"".into()),
+        last_modified: None,
+        items: 3,
+        error: String::new(),
+        next_due_ms: T0 + 1_800_000,
+        consecutive_errors: 0,
+        interval_secs: 1800,
+    };
+    store.record_fetch_grouped(feed, &fetched).await.unwrap();
+    store.commit_grouped().await.unwrap();
+    assert!(store.content_generation() > g0, "readers' caches hear of the commit");
+
+    let latest = store
+        .list_news(&Listing::Latest, &ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(latest.len(), 3);
+    let q = |word: &str| SearchQuery {
+        terms: vec![word.to_string()],
+        ..SearchQuery::default()
+    };
+    let found = |rows: Vec<crate::content::NewsRow>| rows.into_iter().map(|r| r.title).collect::<Vec<_>>();
+    assert_eq!(
+        found(store.search_news(&q("lighthouse"), 0, 10).await.unwrap()),
+        ["Lighthouse reopens"]
+    );
+    assert_eq!(
+        found(store.search_news(&q("ferry"), 0, 10).await.unwrap()),
+        ["Ferry crossings resume"],
+        "the first text of r1 is gone from the index"
+    );
+    let items = store.cluster_items(story, 10).await.unwrap();
+    assert_eq!(items.len(), 2);
+    assert_eq!((items[0].cluster.size, items[0].cluster.newest_ms), (2, T0 + 2 * HOUR));
+    let status = store
+        .feeds()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|f| f.feed_id == feed)
+        .unwrap();
+    assert_eq!((status.last_status, status.last_items), (Some(200), 3));
+}
+
 pub async fn search_is_accent_and_case_insensitive_with_prefix_and_stemming(store: &dyn Store) {
     let (media, feed) = one_feed(store, "search", "CA").await;
     let mut fr = record("q1", "Montréal: le métro prolongé", 1, &[city(6077243)]);
