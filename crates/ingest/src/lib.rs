@@ -7,6 +7,7 @@
 pub mod categorize;
 pub mod clean;
 pub mod cluster;
+mod cpu_pool;
 pub mod demo;
 pub mod fetch;
 mod media_extras;
