@@ -485,11 +485,12 @@ impl Pipeline {
                 }
             }
         }
+        let count = records.len();
         let stored = self
             .store
-            .upsert_items_grouped(feed.feed_id, feed.media.media_id, &records, &choices, now)
+            .upsert_items_grouped(feed.feed_id, feed.media.media_id, records, choices.clone(), now)
             .await;
-        let outcome = settle(first, records.len(), &choices, stored.as_deref().unwrap_or(&[]));
+        let outcome = settle(first, count, &choices, stored.as_deref().unwrap_or(&[]));
         {
             let mut settled = self.settled_lock();
             settled.entries.extend(outcome.entries);

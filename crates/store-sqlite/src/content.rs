@@ -333,7 +333,7 @@ impl ContentStore for SqliteStore {
         self.content
             .write(Change::Content, move |tx, text| {
                 // Its full-text rows go in at its commit.
-                w::upsert_items(tx, feed_id, media_id, &items, &clusters, now_ms, text)
+                w::upsert_items(tx, feed_id, media_id, items, &clusters, now_ms, text)
             })
             .await
     }
@@ -342,14 +342,13 @@ impl ContentStore for SqliteStore {
         &self,
         feed_id: i64,
         media_id: i64,
-        items: &[NewsRecord],
-        clusters: &[ClusterChoice],
+        items: Vec<NewsRecord>,
+        clusters: Vec<ClusterChoice>,
         now_ms: i64,
     ) -> Result<Vec<Upserted>> {
-        let (items, clusters) = (items.to_vec(), clusters.to_vec());
         self.content
             .grouped(Change::Content, move |tx, text| {
-                w::upsert_items(tx, feed_id, media_id, &items, &clusters, now_ms, text)
+                w::upsert_items(tx, feed_id, media_id, items, &clusters, now_ms, text)
             })
             .await
     }

@@ -98,12 +98,13 @@ impl Text<'_> {
         self.waiting.at.contains_key(&id) || self.added.iter().any(|r| r.id == id)
     }
 
-    fn add(&mut self, id: i64, item: &NewsRecord) {
+    /// The item's text waits for the commit (taken from the record, which is done with).
+    fn add(&mut self, id: i64, item: &mut NewsRecord) {
         self.added.push(TextRow {
             id,
-            title: item.title.clone(),
-            summary: item.summary.clone(),
-            body: item.body_text.clone(),
+            title: std::mem::take(&mut item.title),
+            summary: std::mem::take(&mut item.summary),
+            body: std::mem::take(&mut item.body_text),
         });
     }
 }
@@ -546,7 +547,7 @@ pub fn upsert_items(
     tx: &Connection,
     feed_id: i64,
     media_id: i64,
-    items: &[NewsRecord],
+    items: Vec<NewsRecord>,
     clusters: &[ClusterChoice],
     now_ms: i64,
     text: &mut Text<'_>,
@@ -558,7 +559,7 @@ pub fn upsert_items(
     let mut out: Vec<Upserted> = Vec::with_capacity(items.len());
     let mut cluster_of: Vec<i64> = Vec::with_capacity(items.len());
     let mut touched = BTreeSet::new();
-    for (i, item) in items.iter().enumerate() {
+    for (i, mut item) in items.into_iter().enumerate() {
         let found: Option<(i64, String, i64)> = tx
             .prepare_cached(
                 "SELECT news_id, content_hash, cluster_id FROM news_items WHERE media_id = ?1 AND identity = ?2 \
@@ -628,8 +629,8 @@ pub fn upsert_items(
                         .and_then(|mut s| s.execute([id]))
                         .map_err(db)?;
                 }
-                write_places(tx, id, item)?;
-                text.add(id, item);
+                write_places(tx, id, &item)?;
+                text.add(id, &mut item);
                 cluster_of.push(cluster);
                 touched.insert(cluster);
                 Upserted::Updated(id)
@@ -706,8 +707,8 @@ pub fn upsert_items(
                         touched.insert(c);
                     }
                 }
-                write_places(tx, id, item)?;
-                text.add(id, item);
+                write_places(tx, id, &item)?;
+                text.add(id, &mut item);
                 cluster_of.push(cluster);
                 Upserted::Inserted(id)
             }

@@ -369,15 +369,17 @@ pub trait ContentStore: Send + Sync {
     /// group commits: within a short interval, or at [`ContentStore::commit_grouped`].
     /// If that commit fails, the group's items and fetch records are lost together, so
     /// their feeds are fetched again when their leases lapse.
+    /// It takes the records: ingestion is done with them, and a store that writes on
+    /// another thread need not copy them.
     async fn upsert_items_grouped(
         &self,
         feed_id: i64,
         media_id: i64,
-        items: &[NewsRecord],
-        clusters: &[ClusterChoice],
+        items: Vec<NewsRecord>,
+        clusters: Vec<ClusterChoice>,
         now_ms: i64,
     ) -> Result<Vec<Upserted>> {
-        self.upsert_items(feed_id, media_id, items, clusters, now_ms).await
+        self.upsert_items(feed_id, media_id, &items, &clusters, now_ms).await
     }
 
     /// [`ContentStore::record_fetch`] in the group of [`ContentStore::upsert_items_grouped`].

@@ -476,11 +476,11 @@ pub async fn grouped_writes_are_stored_once_committed(store: &dyn Store) {
         .upsert_items_grouped(
             feed,
             media,
-            &[
+            vec![
                 record("r1", "Ferry returns", 0, &[]),
                 record("r2", "Harbour fees rise", 1, &[]),
             ],
-            &[ClusterChoice::New; 2],
+            vec![ClusterChoice::New; 2],
             T0,
         )
         .await
@@ -490,11 +490,11 @@ pub async fn grouped_writes_are_stored_once_committed(store: &dyn Store) {
         .upsert_items_grouped(
             feed,
             media,
-            &[
+            vec![
                 record("r1", "Lighthouse reopens", 0, &[]),
                 record("r3", "Ferry crossings resume", 2, &[]),
             ],
-            &[ClusterChoice::New, ClusterChoice::Join(story)],
+            vec![ClusterChoice::New, ClusterChoice::Join(story)],
             T0,
         )
         .await
