@@ -274,18 +274,25 @@ fn run_job(conn: &Connection, group: &mut Group, job: Job) {
         Err(ref e) => (job.work)(Err(StoreError::Database(e.to_string()))),
     };
     let added = text.added;
-    let kept = started.is_ok() && !failed && conn.execute_batch("RELEASE job").is_ok();
-    if kept {
+    // A job that did its work but whose savepoint could not be released is undone, and
+    // its caller hears why.
+    let released = match (&started, failed) {
+        (Ok(()), false) => conn.execute_batch("RELEASE job").map_err(db),
+        _ => Ok(()),
+    };
+    if started.is_ok() && !failed && released.is_ok() {
         added.into_iter().for_each(|row| group.text.put(row));
         group.content |= job.change == Change::Content;
     } else if started.is_ok() {
         let _ = conn.execute_batch("ROLLBACK TO job; RELEASE job");
     }
-    match job.when {
-        When::Grouped => answer(Ok(())),
-        When::Now => group.answers.push(answer),
+    match (released, job.when) {
+        (Err(e), _) => answer(Err(&e)),
+        (Ok(()), When::Grouped) => answer(Ok(())),
+        (Ok(()), When::Now) => group.answers.push(answer),
     }
 }
+
 /// Write the group's full-text rows and commit it; then answer whoever waits for it.
 /// A failed commit loses the group's grouped writes: their feeds' fetch records went with
 /// them, so those feeds are fetched again when due (their leases lapse).
