@@ -18,9 +18,10 @@ pub struct CpuPool {
     tasks: mpsc::Sender<Task>,
 }
 
+/// The task gave no result: it panicked, or the pool has stopped.
 #[derive(Debug, thiserror::Error)]
-#[error("the ingestion CPU pool has stopped")]
-pub struct Stopped;
+#[error("the task panicked or the ingestion CPU pool has stopped")]
+pub struct Failed;
 
 impl CpuPool {
     /// `threads` threads (at least one), started now.
@@ -53,8 +54,8 @@ impl CpuPool {
     }
 
     /// Run `work` on the pool and wait for its result. A panic in `work` is caught and
-    /// reported as [`Stopped`] for this task only; the thread goes on.
-    pub async fn run<T, F>(&self, work: F) -> Result<T, Stopped>
+    /// reported as [`Failed`] for this task only; the thread goes on.
+    pub async fn run<T, F>(&self, work: F) -> Result<T, Failed>
     where
         T: Send + 'static,
         F: FnOnce() -> T + Send + 'static,
@@ -65,8 +66,8 @@ impl CpuPool {
                 let _ = reply.send(out);
             }
         });
-        self.tasks.send(task).map_err(|_| Stopped)?;
-        answer.await.map_err(|_| Stopped)
+        self.tasks.send(task).map_err(|_| Failed)?;
+        answer.await.map_err(|_| Failed)
     }
 }
 

@@ -67,8 +67,8 @@ pub struct Pipeline {
     fetcher: Fetcher,
     limiter: HostLimiter,
     /// Bounds how many feeds are being processed at once (memory): a round of thousands
-    /// of local files holds only a few bodies in memory.
-    cpu: tokio::sync::Semaphore,
+    /// of local files holds only a few bodies in memory. (CPU is bounded by the pool.)
+    in_flight: tokio::sync::Semaphore,
     /// Where parsing, cleaning and placing run: one thread per core, below the priority
     /// of requests and the store's writers (D159).
     cpu_pool: CpuPool,
@@ -144,7 +144,7 @@ impl Pipeline {
             // Eight per pool thread: feeds waiting for the pool or the writer hold a permit
             // too, and the pool and the writer should never wait for work (16 against 8
             // in flight: 11.8–13.6 s against 13.5–14.2 s for the 100k bench corpus).
-            cpu: tokio::sync::Semaphore::new(cores.saturating_mul(8)),
+            in_flight: tokio::sync::Semaphore::new(cores.saturating_mul(8)),
             cpu_pool: CpuPool::new(cores),
             clustering: tokio::sync::Mutex::new(Clustering {
                 window: Window::default(),
@@ -269,15 +269,19 @@ impl Pipeline {
             error: None,
         };
         let mut validators = Validators::default();
-        // Local files are read under the CPU bound too; network fetches wait on their
-        // host's limit instead and take a CPU permit only to process the body.
+        // Local files are read under the in-flight bound too; network fetches wait on
+        // their host's limit instead and take a permit only to process the body.
         let network =
             (feed.url.starts_with("http://") || feed.url.starts_with("https://")) && !demo::is_demo_url(&feed.url);
         let local = !network;
-        let mut cpu = if local { self.cpu.acquire().await.ok() } else { None };
+        let mut permit = if local {
+            self.in_flight.acquire().await.ok()
+        } else {
+            None
+        };
         let fetched = self.fetch(feed).await;
-        if cpu.is_none() && fetched.is_ok() {
-            cpu = self.cpu.acquire().await.ok();
+        if permit.is_none() && fetched.is_ok() {
+            permit = self.in_flight.acquire().await.ok();
         }
         let outcome = match fetched {
             Err(e) => FetchOutcome::from(&e),
@@ -317,7 +321,7 @@ impl Pipeline {
                 }
             }
         };
-        drop(cpu);
+        drop(permit);
         if let FetchOutcome::Failed { error, status, .. } = &outcome {
             report.status = report.status.or(*status);
             tracing::warn!(feed = %feed.url, %error, "feed failed");

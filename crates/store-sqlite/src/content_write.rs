@@ -15,8 +15,6 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
-#[cfg(test)]
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -796,6 +794,8 @@ pub fn remove_special(tx: &Connection, slug: &str) -> Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use std::path::PathBuf;
 
     /// A migrated content database in a fresh directory (removed on drop).
     struct Content {

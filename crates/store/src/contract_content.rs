@@ -77,6 +77,21 @@ async fn one_feed(store: &dyn Store, slug: &str, country: &str) -> (i64, i64) {
     (feed.media_id, feed.feed_id)
 }
 
+/// A successful fetch at `at_ms` (ETag "v1"), next due half an hour after T0.
+fn fetched(at_ms: i64, status: i32, items: i64) -> FetchRecord {
+    FetchRecord {
+        fetched_at_ms: at_ms,
+        status: Some(status),
+        etag: Some("\"v1\"".into()),
+        last_modified: None,
+        items,
+        error: String::new(),
+        next_due_ms: T0 + 1_800_000,
+        consecutive_errors: 0,
+        interval_secs: 1800,
+    }
+}
+
 fn city(id: i64) -> PlaceKey {
     PlaceKey::City(id)
 }
@@ -500,18 +515,8 @@ pub async fn grouped_writes_are_stored_once_committed(store: &dyn Store) {
         .await
         .unwrap();
     assert_eq!(again[0], Upserted::Updated(story), "the same identity in one group");
-    let fetched = FetchRecord {
-        fetched_at_ms: T0,
-        status: Some(200),
-        etag: Some("\"v1\"".into()),
-        last_modified: None,
-        items: 3,
-        error: String::new(),
-        next_due_ms: T0 + 1_800_000,
-        consecutive_errors: 0,
-        interval_secs: 1800,
-    };
-    store.record_fetch_grouped(feed, &fetched).await.unwrap();
+    let record = fetched(T0, 200, 3);
+    store.record_fetch_grouped(feed, &record).await.unwrap();
     store.commit_grouped().await.unwrap();
     assert!(store.content_generation() > g0, "readers' caches hear of the commit");
 
@@ -660,15 +665,8 @@ pub async fn content_generation_counts_writes_readers_see(store: &dyn Store) {
     let claimed = store.claim_due_feeds(T0 + 60_000, T0 + 120_000, 10).await.unwrap();
     assert!(!claimed.is_empty());
     let record = FetchRecord {
-        fetched_at_ms: T0 + 61_000,
-        status: Some(304),
         etag: None,
-        last_modified: None,
-        items: 0,
-        error: String::new(),
-        next_due_ms: T0 + 1_800_000,
-        consecutive_errors: 0,
-        interval_secs: 1800,
+        ..fetched(T0 + 61_000, 304, 0)
     };
     store.record_fetch(feed, &record).await.unwrap();
     assert_eq!(store.content_generation(), g2, "fetch bookkeeping is not");
@@ -740,17 +738,7 @@ pub async fn due_feeds_are_leased_once_and_released_by_a_fetch(store: &dyn Store
         store.claim_due_feeds(T0 + 1, T0 + 60_000, 10).await.unwrap().is_empty(),
         "leased feeds are not handed out twice"
     );
-    let record = FetchRecord {
-        fetched_at_ms: T0 + 5,
-        status: Some(200),
-        etag: Some("\"v1\"".into()),
-        last_modified: None,
-        items: 3,
-        error: String::new(),
-        next_due_ms: T0 + 1_800_000,
-        consecutive_errors: 0,
-        interval_secs: 1800,
-    };
+    let record = fetched(T0 + 5, 200, 3);
     store.record_fetch(first[0].feed_id, &record).await.unwrap();
     // An expired lease is claimable again; a fetched feed waits for its next due time.
     let later = store.claim_due_feeds(T0 + 120_000, T0 + 180_000, 10).await.unwrap();
