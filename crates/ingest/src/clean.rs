@@ -9,6 +9,8 @@ use std::collections::HashSet;
 use std::sync::LazyLock;
 use url::Url;
 
+mod simple_sanitize;
+
 /// News type of a plain article (SPEC §9.3 names only video 3 and audio 4).
 pub const NEWS_TYPE_ARTICLE: i32 = 1;
 const MAX_TITLE_CHARS: usize = 300;
@@ -198,7 +200,7 @@ static SANITIZER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
         )
         .generic_attributes(HashSet::new())
         .url_schemes(["http", "https", "mailto"].into_iter().collect())
-        .link_rel(Some("noopener noreferrer nofollow ugc"))
+        .link_rel(Some(simple_sanitize::LINK_REL))
         .attribute_filter(|element, attribute, value| match (element, attribute) {
             ("a", "href") if value.starts_with("mailto:") => Some(value.into()),
             ("a", "href") => SANITIZE_BASE
@@ -214,8 +216,12 @@ static SANITIZER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
 });
 
 /// Sanitise feed HTML: an allow-list of tags and attributes, absolute URLs, links that
-/// open safely, no tracking parameters, no tracking pixels.
+/// open safely, no tracking parameters, no tracking pixels. Simple markup skips the
+/// HTML parser for the same result (D160).
 pub fn sanitize_html(html: &str, base: Option<&Url>) -> String {
+    if let Some(cleaned) = simple_sanitize::sanitize(html, base) {
+        return drop_empty_images(&cleaned);
+    }
     SANITIZE_BASE.with_borrow_mut(|slot| {
         if slot.as_ref() != base {
             *slot = base.cloned();
@@ -264,6 +270,20 @@ fn html_to_text_parsed(html: &str) -> String {
 /// Plain text of HTML that [`sanitize_html`] wrote, as [`html_to_text`] gives it.
 fn sanitized_html_text(html: &str) -> String {
     simple_html_text(html, true).unwrap_or_else(|| html_to_text_parsed(html))
+}
+
+/// [`sanitized_html_text`] of sanitised HTML and, when it has image captions, of the
+/// same HTML [`without_captions`]; simple markup gives both from one pass.
+fn sanitized_texts(html: &str) -> (String, Option<String>) {
+    if !html.contains("<figcaption") {
+        return (sanitized_html_text(html), None);
+    }
+    simple_html_texts(html, true, true).unwrap_or_else(|| {
+        (
+            sanitized_html_text(html),
+            Some(sanitized_html_text(&without_captions(html))),
+        )
+    })
 }
 
 /// Block-level tags: a space before each, so "<p>a</p><p>b</p>" reads "a b".
@@ -412,12 +432,23 @@ fn is_html_space(b: u8) -> bool {
 /// (and [`TABLE_TAGS`] when `sanitized`), well-formed tags and the common entities;
 /// `None` for anything else, which then goes through the parser.
 fn simple_html_text(html: &str, sanitized: bool) -> Option<String> {
-    // The tokenizer drops a leading byte-order mark.
-    if html.starts_with('\u{feff}') {
+    simple_html_texts(html, sanitized, false).map(|(text, _)| text)
+}
+
+/// [`simple_html_text`], and with `uncaptioned` also the text of
+/// [`without_captions`]`(html)` from the same pass: what lies from a `<figcaption` tag to
+/// the first `</figcaption>` after it (or to the end) is left out of the second text,
+/// as `without_captions` cuts it out of the markup.
+fn simple_html_texts(html: &str, sanitized: bool, uncaptioned: bool) -> Option<(String, Option<String>)> {
+    // The tokenizer drops a leading byte-order mark (and cutting out a caption could
+    // bring one to the front).
+    if html.starts_with('\u{feff}') || (uncaptioned && html.contains('\u{feff}')) {
         return None;
     }
     let bytes = html.as_bytes();
     let mut text = CollapsedText::with_capacity(html.len());
+    let mut story = uncaptioned.then(|| CollapsedText::with_capacity(html.len()));
+    let mut in_caption = false;
     let mut i = 0;
     while i < bytes.len() {
         let run_end = bytes[i..]
@@ -426,6 +457,9 @@ fn simple_html_text(html: &str, sanitized: bool) -> Option<String> {
             .map_or(bytes.len(), |p| i + p);
         if run_end > i {
             text.push_run(&html[i..run_end]);
+            if let Some(story) = story.as_mut().filter(|_| !in_caption) {
+                story.push_run(&html[i..run_end]);
+            }
             i = run_end;
             continue;
         }
@@ -436,31 +470,41 @@ fn simple_html_text(html: &str, sanitized: bool) -> Option<String> {
                 if !simple {
                     return None;
                 }
-                if BLOCKS.contains(&name.as_str()) {
+                let block = BLOCKS.contains(&name.as_str());
+                if block {
                     text.space();
+                }
+                if name == "figcaption" && !in_caption && bytes[i + 1] != b'/' {
+                    in_caption = true;
+                } else if in_caption {
+                    in_caption = !(name == "figcaption" && bytes[i + 1] == b'/');
+                } else if let Some(story) = story.as_mut().filter(|_| block) {
+                    story.space();
                 }
                 i = end;
             }
             b'&' => {
                 let (c, len) = simple_entity(&html[i..])?;
                 text.push(c);
+                if let Some(story) = story.as_mut().filter(|_| !in_caption) {
+                    story.push(c);
+                }
                 i += len;
             }
             _ => return None,
         }
     }
-    Some(text.out)
+    Some((text.out, story.map(|s| s.out)))
 }
 
-/// The lowercase name of the start or end tag at `at` and where it ends, when it is a
-/// plain tag: a name of ASCII letters and digits, attributes as the HTML tokenizer
-/// reads them (quoted values may hold '>'), and a closing `>`. A '<' inside the tag
-/// outside quotes is left to the parser: the block-boundary spaces would split it.
-fn simple_tag(html: &str, at: usize) -> Option<(String, usize)> {
+/// The lowercase name of the tag starting at `at` (`<name` or `</name`), whether it is
+/// an end tag, and where the name ends; `None` unless the name is ASCII letters and
+/// digits and ends where the tokenizer ends it (whitespace, '/' or '>').
+fn tag_name(html: &str, at: usize) -> Option<(String, bool, usize)> {
     let bytes = html.as_bytes();
-    let space = |i: usize| bytes.get(i).is_some_and(|&b| is_html_space(b));
     let mut i = at + 1;
-    if bytes.get(i) == Some(&b'/') {
+    let end = bytes.get(i) == Some(&b'/');
+    if end {
         i += 1;
     }
     if !bytes.get(i).is_some_and(u8::is_ascii_alphabetic) {
@@ -471,10 +515,20 @@ fn simple_tag(html: &str, at: usize) -> Option<(String, usize)> {
         i += 1;
     }
     let name = html[name_start..i].to_ascii_lowercase();
-    // The tokenizer's tag name runs to whitespace, '/' or '>'.
-    if !(space(i) || matches!(bytes.get(i), Some(b'/' | b'>'))) {
-        return None;
-    }
+    let ended = bytes
+        .get(i)
+        .is_some_and(|&b| is_html_space(b) || b == b'/' || b == b'>');
+    ended.then_some((name, end, i))
+}
+
+/// The lowercase name of the start or end tag at `at` and where it ends, when it is a
+/// plain tag: a name of ASCII letters and digits, attributes as the HTML tokenizer
+/// reads them (quoted values may hold '>'), and a closing `>`. A '<' inside the tag
+/// outside quotes is left to the parser: the block-boundary spaces would split it.
+fn simple_tag(html: &str, at: usize) -> Option<(String, usize)> {
+    let bytes = html.as_bytes();
+    let space = |i: usize| bytes.get(i).is_some_and(|&b| is_html_space(b));
+    let (name, _, mut i) = tag_name(html, at)?;
     loop {
         match *bytes.get(i)? {
             b'>' => return Some((name, i + 1)),
@@ -790,12 +844,9 @@ pub fn clean_item_with_text(raw: &RawItem, ctx: &CleanContext<'_>) -> Option<(Cl
         .or(raw.summary_html.as_deref())
         .unwrap_or("");
     let content = sanitize_html(content_source, base);
-    let content_text = sanitized_html_text(&content);
-    let description = raw.summary_html.as_deref().map(html_to_text).unwrap_or_default();
     // A summary reads the story, not its image captions.
-    let uncaptioned = content
-        .contains("<figcaption")
-        .then(|| sanitized_html_text(&without_captions(&content)));
+    let (content_text, uncaptioned) = sanitized_texts(&content);
+    let description = raw.summary_html.as_deref().map(html_to_text).unwrap_or_default();
     let summary_source = if content_text.is_empty() {
         description.as_str()
     } else {
@@ -900,6 +951,28 @@ mod tests {
         let clean = sanitize_html(raw, Some(&base));
         assert_eq!(sanitized_html_text(&clean), html_to_text_parsed(&clean));
         assert!(clean.contains("https://paper.example/x"), "{clean}");
+    }
+
+    #[test]
+    fn one_pass_reads_the_text_with_and_without_captions_as_two_passes_do() {
+        let cases = [
+            "<p>A</p><figure><img src=\"x\"><figcaption>Photo: Ledger</figcaption></figure><p>B</p>",
+            "words<figcaption>cap</figcaption>joined &amp; more",
+            "<figcaption>a<figcaption>b</figcaption>c</figcaption>d</figcaption> e",
+            "x</figcaption>y<figcaption>open to the end &lt;",
+            "<p>a</p><figcaption>c</figcaption><table><tr><td>t</td></tr></table>",
+            "<p>no caption</p>",
+        ];
+        for html in cases {
+            let clean = sanitize_html(html, None);
+            let two_passes = (
+                sanitized_html_text(&clean),
+                clean
+                    .contains("<figcaption")
+                    .then(|| sanitized_html_text(&without_captions(&clean))),
+            );
+            assert_eq!(sanitized_texts(&clean), two_passes, "{clean:?}");
+        }
     }
 
     #[test]
