@@ -966,6 +966,17 @@ mod tests {
         assert!(has(&db.file, "news_items") && !has(&db.file, "users"));
     }
 
+    /// D161: the full-text index merges its segments eight at a time.
+    #[tokio::test]
+    async fn the_full_text_index_merges_eight_segments_at_a_time() {
+        let db = Content::new("automerge").await;
+        let automerge: i64 = Connection::open(&db.file)
+            .unwrap()
+            .query_row("SELECT v FROM news_fts_config WHERE k = 'automerge'", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(automerge, 8);
+    }
+
     fn wal_len(db: &Path) -> u64 {
         let mut wal = db.as_os_str().to_owned();
         wal.push("-wal");
