@@ -7,7 +7,7 @@
 use crate::categorize::categorize;
 use crate::clean::{CleanContext, CleanItem, clean_item_with_text};
 use crate::cluster::{self, Signature, Window, WindowEntry};
-use crate::cpu_pool::CpuPool;
+use crate::cpu_pool::{CpuPool, Stage};
 use crate::demo;
 use crate::fetch::{FetchError, FetchOutcome as Fetched, Fetcher, Validators, read_file_feed};
 use crate::parse::{RawItem, parse_feed};
@@ -425,7 +425,7 @@ impl Pipeline {
         let (lang, base_url) = (feed.lang.clone(), base.clone());
         let (cleaned, publish_times): (Vec<Cleaned>, Vec<i64>) = self
             .cpu_pool
-            .run(move || {
+            .run(Stage::Starting, move || {
                 let parsed = parse_feed(&bytes, Some(base_url.as_str())).map_err(|e| e.to_string())?;
                 let publish_times = parsed
                     .items
@@ -463,7 +463,9 @@ impl Pipeline {
         let media = feed.media.clone();
         let records: Vec<NewsRecord> = self
             .cpu_pool
-            .run(move || fresh.into_iter().map(|c| record(c, &media)).collect())
+            .run(Stage::Finishing, move || {
+                fresh.into_iter().map(|c| record(c, &media)).collect()
+            })
             .await
             .map_err(|e| format!("placing stopped: {e}"))?;
         let mut state = self.clustering.lock().await;
