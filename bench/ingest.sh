@@ -81,7 +81,7 @@ if [ -x "$BIN" ] && "$BIN" ingest --help >/dev/null 2>&1; then
   rm -rf "$DATA"; mkdir -p "$DATA"
   "$BIN" --log warn import-opml --data-dir "$DATA" data/demo/publishers.opml
   "$BIN" --log warn import-opml --data-dir "$DATA" "$CORPUS/corpus.opml"
-  # Memory as the store grows: every 5 s, "unix_s items VmRSS_kB VmHWM_kB load1" of the
+  # Memory as the store grows: every second, "unix_s items VmRSS_kB VmHWM_kB load1" of the
   # ingest process (bench/out/ingest-pipeline-rss.txt; RESULTS.md quotes 10k/50k/100k).
   : >"$OUT/ingest-pipeline-rss.txt"
   ( sleep 1
@@ -91,7 +91,7 @@ if [ -x "$BIN" ] && "$BIN" ingest --help >/dev/null 2>&1; then
       n=$(sqlite3 -readonly "$DATA/localwire-content.sqlite" "SELECT max(news_id) FROM news_items" 2>/dev/null || echo -1)
       echo "$(date +%s) $n $(awk '/VmRSS/ {print $2}' "/proc/$pid/status") $(awk '/VmHWM/ {print $2}' "/proc/$pid/status")" \
         "$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/ingest-pipeline-rss.txt"
-      sleep 5
+      sleep 1
     done ) &
   read -r WALL PEAK CODE < <(measured "$OUT/ingest-pipeline.log" \
     "$BIN" --log warn ingest --once --data-dir "$DATA")

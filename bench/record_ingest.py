@@ -77,7 +77,7 @@ first, last = ours["marks"][0]["peak_rss_kib"], ours["marks"][-1]["peak_rss_kib"
 flat = last is not None and first is not None and last <= first * 1.25
 
 # The whole pipeline's memory as the store grows: bench/ingest.sh samples the ingest
-# process every 5 s ("unix_s items VmRSS_kB VmHWM_kB load1"). Flat means: past the
+# process every second ("unix_s items VmRSS_kB VmHWM_kB load1"). Flat means: past the
 # first half of the corpus, the peak grows by at most 10% (the clustering window fills
 # to its cap during the first part, D154).
 samples = []
@@ -94,7 +94,7 @@ if len(samples) >= 3:
     end_hwm = pipeline["peak_rss_kib"]
     pipe_flat = end_hwm <= half[2] * 1.10
     pipe_memory = f"""
-Memory of the whole pipeline as the store grows (`ingest --once`, sampled every 5 s):
+Memory of the whole pipeline as the store grows (`ingest --once`, sampled every second):
 
 | items stored | peak RSS (VmHWM) | RSS |
 |---:|---:|---:|

@@ -141,10 +141,12 @@ impl Pipeline {
             store,
             fetcher,
             limiter: HostLimiter::default(),
-            // Eight per pool thread: feeds waiting for the pool or the writer hold a permit
-            // too, and the pool and the writer should never wait for work (16 against 8
-            // in flight: 11.8–13.6 s against 13.5–14.2 s for the 100k bench corpus).
-            in_flight: tokio::sync::Semaphore::new(cores.saturating_mul(8)),
+            // 24 per pool thread: feeds waiting for the pool or the writer hold a permit
+            // too, and the pool and the writer should never wait for work: feeds vary in
+            // size, and the queues between the stages even that out (D162; 48 against 16
+            // in flight: 8.35–8.49 s against 8.60–8.72 s for the 100k bench corpus, for
+            // 50–100 MB more at the peak).
+            in_flight: tokio::sync::Semaphore::new(cores.saturating_mul(24)),
             cpu_pool: CpuPool::new(cores),
             clustering: tokio::sync::Mutex::new(Clustering {
                 window: Window::default(),
