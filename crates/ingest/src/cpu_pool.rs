@@ -186,10 +186,22 @@ mod tests {
             let (pool, order) = (std::sync::Arc::clone(&pool), std::sync::Arc::clone(&order));
             tokio::spawn(async move { pool.run(stage, move || order.lock().unwrap().push(name)).await })
         };
+        // Each task is queued before the next is sent, whatever the scheduler does.
+        let waiting = |starting: usize, finishing: usize| {
+            let shared = std::sync::Arc::clone(&pool.shared);
+            async move {
+                while {
+                    let q = shared.lock();
+                    (q.starting.len(), q.finishing.len()) != (starting, finishing)
+                } {
+                    tokio::task::yield_now().await;
+                }
+            }
+        };
         let new_feed = queued(Stage::Starting, "start");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        waiting(1, 0).await;
         let old_feed = queued(Stage::Finishing, "finish");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        waiting(1, 1).await;
         release.send(()).unwrap();
         for task in [blocker, new_feed, old_feed] {
             task.await.unwrap().unwrap();
