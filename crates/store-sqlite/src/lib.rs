@@ -26,7 +26,7 @@ use guest_writer::GuestWriter;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use store::{
     Engine, GuestSession, GuestSessionRequest, LocationUpdate, Result, SessionKey, SessionUser, Store, StoreError,
     UserId,
@@ -108,6 +108,7 @@ impl SqliteStore {
         tokio::spawn(checkpoint_periodically(
             one_connection(&identity).await?,
             IDENTITY_CHECKPOINT_EVERY,
+            EMPTY_WAL_AFTER,
         ));
         let guests = GuestWriter::spawn(identity.get_filename())?;
 
@@ -128,7 +129,11 @@ impl SqliteStore {
         if single_file {
             content_checkpointer.close().await;
         } else {
-            tokio::spawn(checkpoint_periodically(content_checkpointer, CONTENT_CHECKPOINT_EVERY));
+            tokio::spawn(checkpoint_periodically(
+                content_checkpointer,
+                CONTENT_CHECKPOINT_EVERY,
+                EMPTY_WAL_AFTER,
+            ));
         }
         let content_reader = if single_file {
             reader.clone()
@@ -187,19 +192,59 @@ async fn one_connection(options: &SqliteConnectOptions) -> Result<SqlitePool> {
 /// 1.48–1.57 GB, in 11.0–12.4 s against 11.9–13.6 s; D158).
 const IDENTITY_CHECKPOINT_EVERY: Duration = Duration::from_millis(200);
 const CONTENT_CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+/// A WAL left idle this long after everything in it was copied is emptied.
+const EMPTY_WAL_AFTER: Duration = Duration::from_secs(60);
 
 /// Copy the WAL into the database every `every`, without blocking the writer (PASSIVE).
-async fn checkpoint_periodically(pool: SqlitePool, every: Duration) {
+///
+/// A WAL that stays idle and fully copied for `empty_after` is emptied (TRUNCATE), so a
+/// burst does not leave its disk space behind. Never sooner: the truncate's freed blocks
+/// (discarded on this kind of disk) slowed the next fsync by 100 ms and more. The guest
+/// writer no longer shrinks the WAL itself: that truncate, when it started a copied WAL
+/// over, stalled guest sessions for 160–240 ms (D163).
+async fn checkpoint_periodically(pool: SqlitePool, every: Duration, empty_after: Duration) {
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut quiet = QuietWal::default();
     loop {
         tick.tick().await;
-        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await {
-            tracing::warn!(error = %e, "SQLite checkpoint failed; will retry");
+        match sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(PASSIVE)")
+            .fetch_one(&pool)
+            .await
+        {
+            Ok((busy, frames, copied)) => {
+                if quiet.after_checkpoint(busy == 0, frames, copied, Instant::now()) >= Some(empty_after) {
+                    match sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&pool).await {
+                        Ok(_) => quiet = QuietWal::default(),
+                        Err(e) => tracing::warn!(error = %e, "emptying the SQLite WAL failed; will retry"),
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "SQLite checkpoint failed; will retry"),
         }
         if pool.is_closed() {
             return;
         }
+    }
+}
+
+/// How long a WAL has been idle (no new frame) with every frame copied.
+#[derive(Default)]
+struct QuietWal {
+    frames_before: i64,
+    since: Option<Instant>,
+}
+
+impl QuietWal {
+    /// Note one checkpoint's result; the time the WAL has been quiet, if it is.
+    fn after_checkpoint(&mut self, done: bool, frames: i64, copied: i64, now: Instant) -> Option<Duration> {
+        let quiet = done && frames > 0 && copied == frames && frames == self.frames_before;
+        self.frames_before = frames;
+        if !quiet {
+            self.since = None;
+            return None;
+        }
+        Some(now.duration_since(*self.since.get_or_insert(now)))
     }
 }
 
@@ -349,5 +394,91 @@ impl Store for SqliteStore {
         .await
         .map_err(db)?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(base: Instant, ms: u64) -> Instant {
+        base + Duration::from_millis(ms)
+    }
+
+    #[test]
+    fn a_wal_is_quiet_only_while_idle_and_fully_copied() {
+        let t = Instant::now();
+        let mut q = QuietWal::default();
+        assert_eq!(
+            q.after_checkpoint(true, 10, 10, at(t, 0)),
+            None,
+            "first sight: not yet known idle"
+        );
+        assert_eq!(q.after_checkpoint(true, 10, 10, at(t, 200)), Some(Duration::ZERO));
+        assert_eq!(
+            q.after_checkpoint(true, 10, 10, at(t, 700)),
+            Some(Duration::from_millis(500))
+        );
+        assert_eq!(
+            q.after_checkpoint(true, 12, 12, at(t, 900)),
+            None,
+            "new frames restart the clock"
+        );
+        assert_eq!(q.after_checkpoint(true, 12, 12, at(t, 1_100)), Some(Duration::ZERO));
+        assert_eq!(q.after_checkpoint(true, 12, 11, at(t, 1_300)), None, "not all copied");
+        assert_eq!(
+            q.after_checkpoint(false, 12, 12, at(t, 1_500)),
+            None,
+            "checkpoint was busy"
+        );
+        assert_eq!(q.after_checkpoint(true, 0, 0, at(t, 1_700)), None, "empty WAL");
+        assert_eq!(
+            q.after_checkpoint(true, 0, 0, at(t, 1_900)),
+            None,
+            "still empty: nothing to do"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_idle_wal_is_emptied_once_quiet_long_enough_and_not_while_written() {
+        let dir = std::env::temp_dir().join(format!("lw-quiet-wal-{}-{:?}", std::process::id(), Instant::now()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("quiet.sqlite");
+        let options = SqliteConnectOptions::new()
+            .filename(&file)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .pragma("wal_autocheckpoint", "0");
+        let writer = one_connection(&options).await.unwrap();
+        sqlx::query("CREATE TABLE t (x)").execute(&writer).await.unwrap();
+        let wal = dir.join("quiet.sqlite-wal");
+        let wal_len = || std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+        tokio::spawn(checkpoint_periodically(
+            one_connection(&options).await.unwrap(),
+            Duration::from_millis(20),
+            Duration::from_millis(150),
+        ));
+        // Written every 10 ms for 600 ms: never quiet, so never emptied.
+        for i in 0..60 {
+            sqlx::query("INSERT INTO t VALUES (?)")
+                .bind(i)
+                .execute(&writer)
+                .await
+                .unwrap();
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            assert!(wal_len() > 0, "emptied while being written (after {i} writes)");
+        }
+        // Then idle: emptied after ~150 ms of quiet.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while wal_len() > 0 && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(wal_len(), 0, "an idle, copied WAL is emptied");
+        let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM t")
+            .fetch_one(&writer)
+            .await
+            .unwrap();
+        assert_eq!(rows, 60, "nothing lost");
+        std::fs::remove_dir_all(&dir).ok();
     }
 }
