@@ -90,8 +90,8 @@ fn run(mut conn: Connection, rx: mpsc::Receiver<Job>) {
     }
 }
 
-const RETURNING_USER: &str = "id, name, photo, email, account_type, user_type, join_time, last_time, app_lang, \
-     country, postal_code, admin_code, city, city_show, city_id, lat, lon";
+const USER_COLUMNS: &str = "u.id, u.name, u.photo, u.email, u.account_type, u.user_type, u.join_time, u.last_time, \
+     u.app_lang, u.country, u.postal_code, u.admin_code, u.city, u.city_show, u.city_id, u.lat, u.lon";
 
 fn user_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<UserServer> {
     Ok(UserServer {
@@ -116,8 +116,37 @@ fn user_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<UserServer> {
     })
 }
 
+/// The row a new guest gets: the request's fields and the columns' defaults.
+fn new_guest_user(id: i64, r: &GuestSessionRequest) -> UserServer {
+    let g = &r.guest;
+    UserServer {
+        id,
+        name: String::new(),
+        photo: String::new(),
+        email: String::new(),
+        is_new_user: 0,
+        account_type: Some(0),
+        user_type: g.user_type,
+        join_time: timestamp_millis(r.now_ms),
+        last_time: timestamp_millis(r.now_ms),
+        app_lang: g.app_lang.clone(),
+        country: g.country.clone(),
+        postal_code: g.postal_code.clone(),
+        admin_code: g.admin_code.clone(),
+        city: g.city.clone(),
+        city_show: g.city_show.clone(),
+        city_id: g.city_id,
+        lat: g.lat,
+        lon: g.lon,
+    }
+}
+
 /// All requests in one transaction, in order: a device seen twice in a batch reuses
 /// the guest the first request created.
+///
+/// No RETURNING: SQLite gathers RETURNING rows in a temporary b-tree opened per
+/// statement; the rows are known here anyway (new ids from `last_insert_rowid`, a reused
+/// guest from the device lookup). About 10% more inits per second (D164).
 fn write_batch(conn: &mut Connection, reqs: &[&GuestSessionRequest]) -> Result<Vec<GuestSession>> {
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -125,21 +154,18 @@ fn write_batch(conn: &mut Connection, reqs: &[&GuestSessionRequest]) -> Result<V
     let mut out = Vec::with_capacity(reqs.len());
     {
         let mut find_device = tx
-            .prepare_cached(
-                "SELECT u.id, u.account_type FROM devices d JOIN users u ON u.id = d.user_id WHERE d.device_id = ?1",
-            )
+            .prepare_cached(&format!(
+                "SELECT {USER_COLUMNS} FROM devices d JOIN users u ON u.id = d.user_id WHERE d.device_id = ?1"
+            ))
             .map_err(db)?;
         let mut touch = tx
-            .prepare_cached(&format!(
-                "UPDATE users SET last_time = ?1 WHERE id = ?2 RETURNING {RETURNING_USER}"
-            ))
+            .prepare_cached("UPDATE users SET last_time = ?1 WHERE id = ?2")
             .map_err(db)?;
         let mut insert_user = tx
-            .prepare_cached(&format!(
+            .prepare_cached(
                 "INSERT INTO users (account_type, user_type, join_time, last_time, app_lang, country, postal_code, \
-                 admin_code, city, city_show, city_id, lat, lon) VALUES (0, ?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) \
-                 RETURNING {RETURNING_USER}"
-            ))
+                 admin_code, city, city_show, city_id, lat, lon) VALUES (0, ?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            )
             .map_err(db)?;
         let mut upsert_device = tx
             .prepare_cached(
@@ -150,52 +176,57 @@ fn write_batch(conn: &mut Connection, reqs: &[&GuestSessionRequest]) -> Result<V
         let mut insert_session = tx
             .prepare_cached(
                 "INSERT INTO sessions (verifier_hash, user_id, device_id, created_at, expires_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
             )
             .map_err(db)?;
         for r in reqs {
-            let existing: Option<(i64, i32)> = find_device
-                .query_row([&r.device_id], |row| Ok((row.get(0)?, row.get(1)?)))
-                .optional()
-                .map_err(db)?;
-            let reuse = existing.filter(|(_, account_type)| r.reuse_device_guest && *account_type == 0);
-            let (mut user, is_new) = match reuse {
-                Some((id, _)) => (
-                    touch.query_row(params![r.now_ms, id], user_from_row).map_err(db)?,
-                    false,
-                ),
+            let existing: Option<UserServer> = if r.reuse_device_guest {
+                find_device
+                    .query_row([&r.device_id], user_from_row)
+                    .optional()
+                    .map_err(db)?
+            } else {
+                None
+            };
+            let (mut user, is_new) = match existing.filter(|u| u.account_type == Some(0)) {
+                Some(mut user) => {
+                    touch.execute(params![r.now_ms, user.id]).map_err(db)?;
+                    user.last_time = timestamp_millis(r.now_ms);
+                    (user, false)
+                }
                 None => {
                     let g = &r.guest;
-                    let user = insert_user
-                        .query_row(
-                            params![
-                                g.user_type,
-                                r.now_ms,
-                                g.app_lang,
-                                g.country,
-                                g.postal_code,
-                                g.admin_code,
-                                g.city,
-                                g.city_show,
-                                g.city_id,
-                                g.lat,
-                                g.lon
-                            ],
-                            user_from_row,
-                        )
+                    insert_user
+                        .execute(params![
+                            g.user_type,
+                            r.now_ms,
+                            g.app_lang,
+                            g.country,
+                            g.postal_code,
+                            g.admin_code,
+                            g.city,
+                            g.city_show,
+                            g.city_id,
+                            g.lat,
+                            g.lon
+                        ])
                         .map_err(db)?;
-                    (user, true)
+                    (new_guest_user(tx.last_insert_rowid(), r), true)
                 }
             };
             upsert_device
                 .execute(params![r.device_id, user.id, r.guest.channel, r.now_ms])
                 .map_err(db)?;
-            let session_id: i64 = insert_session
-                .query_row(
-                    params![r.verifier_hash, user.id, r.device_id, r.now_ms, r.expires_at_ms],
-                    |row| row.get(0),
-                )
+            insert_session
+                .execute(params![
+                    r.verifier_hash,
+                    user.id,
+                    r.device_id,
+                    r.now_ms,
+                    r.expires_at_ms
+                ])
                 .map_err(db)?;
+            let session_id = tx.last_insert_rowid();
             user.is_new_user = i32::from(is_new);
             out.push(GuestSession {
                 user,
