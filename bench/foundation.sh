@@ -67,7 +67,11 @@ run_wrk shell -H 'Accept-Encoding: identity' "http://127.0.0.1:$PORT_APP/"
 # Three runs (the machine is shared and noisy); RESULTS.md quotes the median by p99.
 for run in 1 2 3; do
   python3 bench/make_init_requests.py 500000 "${LOCALWIRE_SIGN_WORD:-localwire}" "$WORK/init.tsv"
+  # The server's own latency histogram around each run: wrk's p99 adds the network, wrk's
+  # own scheduling and its coordinated-omission correction; this one is the server alone.
+  curl -sf "http://127.0.0.1:$PORT_APP/metrics" >"$OUT/user-init-$run.metrics-before"
   run_wrk "user-init-$run" -s bench/init.lua "http://127.0.0.1:$PORT_APP" -- "$WORK/init.tsv" $THREADS
+  curl -sf "http://127.0.0.1:$PORT_APP/metrics" >"$OUT/user-init-$run.metrics-after"
 done
 PEAK_KB=$(awk '/VmHWM/ {print $2}' "/proc/$APP_PID/status")
 
