@@ -90,9 +90,6 @@ fn run(mut conn: Connection, rx: mpsc::Receiver<Job>) {
     }
 }
 
-const USER_COLUMNS: &str = "u.id, u.name, u.photo, u.email, u.account_type, u.user_type, u.join_time, u.last_time, \
-     u.app_lang, u.country, u.postal_code, u.admin_code, u.city, u.city_show, u.city_id, u.lat, u.lon";
-
 fn user_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<UserServer> {
     Ok(UserServer {
         id: row.get(0)?,
@@ -154,8 +151,10 @@ fn write_batch(conn: &mut Connection, reqs: &[&GuestSessionRequest]) -> Result<V
     let mut out = Vec::with_capacity(reqs.len());
     {
         let mut find_device = tx
-            .prepare_cached(&format!(
-                "SELECT {USER_COLUMNS} FROM devices d JOIN users u ON u.id = d.user_id WHERE d.device_id = ?1"
+            .prepare_cached(concat!(
+                "SELECT ",
+                user_columns!(),
+                " FROM devices d JOIN users u ON u.id = d.user_id WHERE d.device_id = ?1"
             ))
             .map_err(db)?;
         let mut touch = tx

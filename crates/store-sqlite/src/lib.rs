@@ -18,6 +18,16 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
 };
 use sqlx::{Row, Sqlite, Transaction};
+
+/// The user columns, as a macro so every query stays a static string (sqlx 0.9 refuses
+/// dynamic SQL). Defined before the modules so the guest writer reads the same list.
+macro_rules! user_columns {
+    () => {
+        "u.id, u.name, u.photo, u.email, u.account_type, u.user_type, u.join_time, u.last_time, \
+         u.app_lang, u.country, u.postal_code, u.admin_code, u.city, u.city_show, u.city_id, u.lat, u.lon"
+    };
+}
+
 mod content;
 mod content_write;
 mod guest_writer;
@@ -31,15 +41,6 @@ use store::{
     Engine, GuestSession, GuestSessionRequest, LocationUpdate, Result, SessionKey, SessionUser, Store, StoreError,
     UserId,
 };
-
-/// The user columns, as a macro so every query stays a static string (sqlx 0.9 refuses
-/// dynamic SQL).
-macro_rules! user_columns {
-    () => {
-        "u.id, u.name, u.photo, u.email, u.account_type, u.user_type, u.join_time, u.last_time, \
-         u.app_lang, u.country, u.postal_code, u.admin_code, u.city, u.city_show, u.city_id, u.lat, u.lon"
-    };
-}
 
 pub struct SqliteStore {
     reader: SqlitePool,
@@ -425,40 +426,22 @@ mod tests {
     fn a_wal_is_quiet_only_while_idle_and_fully_copied() {
         let t = Instant::now();
         let mut q = QuietWal::default();
-        let ms = Duration::from_millis;
-        assert_eq!(
-            q.after_checkpoint(true, 10, 10, 1, at(t, 0)),
-            None,
-            "first sight: not yet known idle"
-        );
-        assert_eq!(q.after_checkpoint(true, 10, 10, 1, at(t, 200)), Some(ms(0)));
-        assert_eq!(q.after_checkpoint(true, 10, 10, 1, at(t, 700)), Some(ms(500)));
-        assert_eq!(
-            q.after_checkpoint(true, 10, 10, 2, at(t, 900)),
-            None,
-            "a commit, same frame count"
-        );
-        assert_eq!(
-            q.after_checkpoint(true, 12, 12, 2, at(t, 1_100)),
-            Some(ms(0)),
-            "the clock starts again"
-        );
-        assert_eq!(
-            q.after_checkpoint(true, 12, 11, 2, at(t, 1_300)),
-            None,
-            "not all copied"
-        );
-        assert_eq!(
-            q.after_checkpoint(false, 12, 12, 2, at(t, 1_500)),
-            None,
-            "checkpoint was busy"
-        );
-        assert_eq!(q.after_checkpoint(true, 0, 0, 2, at(t, 1_700)), None, "empty WAL");
-        assert_eq!(
-            q.after_checkpoint(true, 0, 0, 2, at(t, 1_900)),
-            None,
-            "still empty: nothing to do"
-        );
+        // (finished, frames, copied, data version, at ms) → quiet for ms, and why.
+        let steps = [
+            (true, 10, 10, 1, 0, None, "first sight: not yet known idle"),
+            (true, 10, 10, 1, 200, Some(0), "idle since the last tick"),
+            (true, 10, 10, 1, 700, Some(500), "still idle"),
+            (true, 10, 10, 2, 900, None, "a commit, same frame count"),
+            (true, 12, 12, 2, 1_100, Some(0), "the clock starts again"),
+            (true, 12, 11, 2, 1_300, None, "not all copied"),
+            (false, 12, 12, 2, 1_500, None, "checkpoint was busy"),
+            (true, 0, 0, 2, 1_700, None, "empty WAL"),
+            (true, 0, 0, 2, 1_900, None, "still empty: nothing to do"),
+        ];
+        for (done, frames, copied, version, ms, quiet_ms, why) in steps {
+            let quiet = q.after_checkpoint(done, frames, copied, version, at(t, ms));
+            assert_eq!(quiet, quiet_ms.map(Duration::from_millis), "{why}");
+        }
     }
 
     #[tokio::test]
