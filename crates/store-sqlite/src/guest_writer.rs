@@ -1,35 +1,99 @@
-//! Group commit for guest sessions. First visits arrive in bursts and each writes a
-//! user, a device and a session. A dedicated thread owns one SQLite connection with
-//! prepared statements: it takes every request waiting in its queue, writes them in
-//! one transaction, and answers each. One hand-off per batch, no per-statement hops
-//! between threads (profiles showed those hops, not SQLite, bounding throughput).
+//! Guest sessions: planned in memory, answered without waiting long for the disk, written
+//! in groups (D165).
+//!
+//! First visits arrive in bursts and each writes a user, a device and a session. A
+//! dedicated thread owns one SQLite connection and writes every request waiting in its
+//! queue in one transaction (group commit). Ids are handed out here, in memory, when a
+//! request is planned, so its answer is known before it is written: a first visit waits
+//! for its write at most [`ANSWER_WITHIN`], and on a slow disk (a write stuck behind
+//! the checkpointer's fsync took 100 ms and more) is answered with what was planned
+//! while the write goes on. Every read or write by id waits until that id is written
+//! ([`GuestWriter::user_settled`], [`GuestWriter::session_settled`]), so a guest answered
+//! early is never "not found" by its next call.
+//!
+//! What an early answer risks: a write that then fails (or a crash before it) loses that
+//! guest, whose token then gets 401 and the app starts a new guest. The WAL is not
+//! synced at commit either (`synchronous = NORMAL`), so a power cut already lost the
+//! last moments' guests; an early answer widens that to a process crash.
 
 use domain::user::{UserServer, timestamp_millis};
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 use store::{GuestSession, GuestSessionRequest, Result, StoreError};
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 
+/// How long a first visit waits for its write before it is answered with its plan.
+/// Above the usual group commit (about 1 ms under load), far below a disk stall.
+pub const ANSWER_WITHIN: Duration = Duration::from_millis(2);
+/// Past this many planned and unwritten guests, answers wait for their writes: a disk
+/// that stays stuck slows first visits down instead of piling them up in memory.
+const MAX_UNWRITTEN: i64 = 10_000;
+/// How long a read by id waits for that id's write before it looks anyway.
+const SETTLE_LIMIT: Duration = Duration::from_secs(10);
 const MAX_BATCH: usize = 256;
 
+/// The highest user and session ids: handed out, or settled (written, or failed).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Ids {
+    user: i64,
+    session: i64,
+}
+
+/// A request as it arrives: answered with its plan, and again once written.
+struct Request {
+    req: GuestSessionRequest,
+    planned: oneshot::Sender<Planned>,
+    written: oneshot::Sender<Result<GuestSession>>,
+}
+
+/// A plan, and whether it may be answered before its write.
+struct Planned {
+    session: GuestSession,
+    may_answer_early: bool,
+}
+
+/// A planned request, on its way to the writer.
 struct Job {
     req: GuestSessionRequest,
-    reply: oneshot::Sender<Result<GuestSession>>,
+    planned: GuestSession,
+    /// The ids handed out up to and including this job: settled once it is written.
+    ids: Ids,
+    written: oneshot::Sender<Result<GuestSession>>,
+}
+
+/// The ids handed out so far, for readers on any thread.
+struct HandedOut {
+    user: AtomicI64,
+    session: AtomicI64,
 }
 
 pub struct GuestWriter {
-    jobs: mpsc::Sender<Job>,
+    requests: mpsc::Sender<Request>,
+    handed_out: Arc<HandedOut>,
+    settled: watch::Receiver<Ids>,
+    answer_within: Duration,
 }
 
 fn db(e: rusqlite::Error) -> StoreError {
     StoreError::Database(e.to_string())
 }
 
+fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> Result<()> {
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(body)
+        .map(|_| ())
+        .map_err(|e| StoreError::Database(format!("cannot start the {name} thread: {e}")))
+}
+
 impl GuestWriter {
-    /// Open the (already migrated) database file and start the writer thread.
-    pub fn spawn(path: &Path) -> Result<GuestWriter> {
+    /// Open the (already migrated) database file and start the planner and writer
+    /// threads. First visits wait for their write at most `answer_within`.
+    pub fn spawn(path: &Path, answer_within: Duration) -> Result<GuestWriter> {
         let conn = Connection::open(path).map_err(db)?;
         conn.busy_timeout(Duration::from_secs(5)).map_err(db)?;
         // Checkpoints run elsewhere (see `checkpoint_periodically`): never stall here.
@@ -37,55 +101,252 @@ impl GuestWriter {
         // with the disk's discard, took 160 ms): the checkpointer empties it when idle.
         conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = -1;")
             .map_err(db)?;
-        let (jobs, rx) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("lw-guest-writer".into())
-            .spawn(move || run(conn, rx))
-            .map_err(|e| StoreError::Database(format!("cannot start the guest writer: {e}")))?;
-        Ok(GuestWriter { jobs })
+        // Users keep AUTOINCREMENT's promise: an id is never handed out twice.
+        let written: Ids = conn
+            .query_row(
+                "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'users'), 0), \
+                        coalesce((SELECT max(id) FROM users), 0)), \
+                        coalesce((SELECT max(id) FROM sessions), 0)",
+                [],
+                |row| {
+                    Ok(Ids {
+                        user: row.get(0)?,
+                        session: row.get(1)?,
+                    })
+                },
+            )
+            .map_err(db)?;
+        let lookup =
+            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+                .map_err(db)?;
+        lookup.busy_timeout(Duration::from_secs(5)).map_err(db)?;
+        let handed_out = Arc::new(HandedOut {
+            user: AtomicI64::new(written.user),
+            session: AtomicI64::new(written.session),
+        });
+        let (settle, settled) = watch::channel(written);
+        let (requests, incoming) = mpsc::channel();
+        let (jobs, planned) = mpsc::channel();
+        let mut planner = Planner {
+            lookup,
+            handed_out: written,
+            shared: handed_out.clone(),
+            settled: settled.clone(),
+            unwritten: HashMap::new(),
+        };
+        spawn_thread("lw-guest-planner", move || planner.run(&incoming, &jobs))?;
+        spawn_thread("lw-guest-writer", move || write_all(conn, &planned, &settle))?;
+        Ok(GuestWriter {
+            requests,
+            handed_out,
+            settled,
+            answer_within,
+        })
     }
 
     pub async fn submit(&self, req: GuestSessionRequest) -> Result<GuestSession> {
-        let (reply, answer) = oneshot::channel();
-        self.jobs
-            .send(Job { req, reply })
-            .map_err(|_| StoreError::Database("the guest writer has stopped".into()))?;
-        answer
+        let (planned, plan) = oneshot::channel();
+        let (written, write) = oneshot::channel();
+        self.requests
+            .send(Request { req, planned, written })
+            .map_err(|_| StoreError::Database("the guest planner has stopped".into()))?;
+        let write = async {
+            write
+                .await
+                .map_err(|_| StoreError::Database("the guest writer dropped a request".into()))?
+        };
+        tokio::pin!(write);
+        // One wake-up in the usual case: the write's answer. The plan is only read if
+        // the write takes longer than `answer_within`.
+        tokio::select! {
+            result = &mut write => return result,
+            () = tokio::time::sleep(self.answer_within) => {}
+        }
+        match plan.await {
+            Ok(Planned {
+                session,
+                may_answer_early: true,
+            }) => Ok(session),
+            Ok(_) => write.await,
+            Err(_) => Err(StoreError::Database("the guest planner dropped a request".into())),
+        }
+    }
+
+    /// Wait until user `id` is written (or its write failed), if it was handed out.
+    pub async fn user_settled(&self, id: i64) {
+        self.settle(id, |ids| ids.user).await;
+    }
+
+    /// Wait until session `id` is written (or its write failed), if it was handed out.
+    pub async fn session_settled(&self, id: i64) {
+        self.settle(id, |ids| ids.session).await;
+    }
+
+    async fn settle(&self, id: i64, of: fn(&Ids) -> i64) {
+        let settled_now = *self.settled.borrow();
+        if of(&settled_now) >= id || of(&self.handed_out.load()) < id {
+            return;
+        }
+        let mut settled = self.settled.clone();
+        // An error means the writer thread is gone: nothing more will be written.
+        if tokio::time::timeout(SETTLE_LIMIT, settled.wait_for(|ids| of(ids) >= id))
             .await
-            .map_err(|_| StoreError::Database("the guest writer dropped a request".into()))?
+            .is_err()
+        {
+            tracing::warn!("a guest's write took over {SETTLE_LIMIT:?}; reading without it");
+        }
     }
 }
 
-fn run(mut conn: Connection, rx: mpsc::Receiver<Job>) {
-    while let Ok(first) = rx.recv() {
-        let mut batch = vec![first];
+impl HandedOut {
+    fn load(&self) -> Ids {
+        Ids {
+            user: self.user.load(Ordering::Acquire),
+            session: self.session.load(Ordering::Acquire),
+        }
+    }
+
+    fn store(&self, ids: Ids) {
+        self.user.store(ids.user, Ordering::Release);
+        self.session.store(ids.session, Ordering::Release);
+    }
+}
+
+/// Hands out ids and decides, per request, between a new guest and the device's own.
+/// Its own thread, so a writer stuck on the disk never holds up an answer.
+struct Planner {
+    /// Read-only: a device's guest, once written.
+    lookup: Connection,
+    handed_out: Ids,
+    shared: Arc<HandedOut>,
+    settled: watch::Receiver<Ids>,
+    /// Each device's guest as planned, until its write settles.
+    unwritten: HashMap<String, GuestSession>,
+}
+
+impl Planner {
+    fn run(&mut self, incoming: &mpsc::Receiver<Request>, jobs: &mpsc::Sender<Vec<Job>>) {
+        while let Ok(first) = incoming.recv() {
+            let mut batch = vec![first];
+            while batch.len() < MAX_BATCH {
+                match incoming.try_recv() {
+                    Ok(request) => batch.push(request),
+                    Err(_) => break,
+                }
+            }
+            // Plans whose writes settled are read from the database from now on: the
+            // lookups below start after those commits.
+            let settled = *self.settled.borrow();
+            self.unwritten.retain(|_, planned| planned.session_id > settled.session);
+            let may_answer_early = self.handed_out.session - settled.session <= MAX_UNWRITTEN;
+            // One read transaction for the batch's lookups.
+            let reading = self.lookup.execute_batch("BEGIN");
+            let mut planned_jobs = Vec::with_capacity(batch.len());
+            for Request { req, planned, written } in batch {
+                match self.plan(&req) {
+                    Ok(session) => {
+                        let _ = planned.send(Planned {
+                            session: session.clone(),
+                            may_answer_early,
+                        });
+                        planned_jobs.push(Job {
+                            req,
+                            planned: session,
+                            ids: self.handed_out,
+                            written,
+                        });
+                    }
+                    Err(e) => {
+                        let _ = written.send(Err(e));
+                    }
+                }
+            }
+            if reading.is_ok() {
+                let _ = self.lookup.execute_batch("COMMIT");
+            }
+            self.shared.store(self.handed_out);
+            if !planned_jobs.is_empty() && jobs.send(planned_jobs).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// The answer to one request, with its ids handed out: the device's own guest when
+    /// the request may reuse it, else a new guest.
+    fn plan(&mut self, r: &GuestSessionRequest) -> Result<GuestSession> {
+        let existing = if r.reuse_device_guest {
+            match self.unwritten.get(&r.device_id) {
+                Some(planned) => Some(planned.user.clone()),
+                None => self.written_guest(&r.device_id)?,
+            }
+        } else {
+            None
+        };
+        let (mut user, is_new) = match existing.filter(|u| u.account_type == Some(0)) {
+            Some(mut user) => {
+                user.last_time = timestamp_millis(r.now_ms);
+                (user, false)
+            }
+            None => {
+                self.handed_out.user += 1;
+                (new_guest_user(self.handed_out.user, r), true)
+            }
+        };
+        self.handed_out.session += 1;
+        user.is_new_user = i32::from(is_new);
+        let planned = GuestSession {
+            user,
+            is_new_user: is_new,
+            session_id: self.handed_out.session,
+        };
+        self.unwritten.insert(r.device_id.clone(), planned.clone());
+        Ok(planned)
+    }
+
+    fn written_guest(&self, device_id: &str) -> Result<Option<UserServer>> {
+        self.lookup
+            .prepare_cached(concat!(
+                "SELECT ",
+                user_columns!(),
+                " FROM devices d JOIN users u ON u.id = d.user_id WHERE d.device_id = ?1"
+            ))
+            .map_err(db)?
+            .query_row([device_id], user_from_row)
+            .optional()
+            .map_err(db)
+    }
+}
+
+/// The writer thread: every planned job waiting, in one transaction.
+fn write_all(mut conn: Connection, planned: &mpsc::Receiver<Vec<Job>>, settle: &watch::Sender<Ids>) {
+    while let Ok(mut batch) = planned.recv() {
         while batch.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(job) => batch.push(job),
+            match planned.try_recv() {
+                Ok(more) => batch.extend(more),
                 Err(_) => break,
             }
         }
-        let reqs: Vec<&GuestSessionRequest> = batch.iter().map(|j| &j.req).collect();
-        tracing::trace!(size = reqs.len(), "guest batch");
-        match write_batch(&mut conn, &reqs) {
-            Ok(sessions) => {
-                for (job, session) in batch.into_iter().zip(sessions) {
-                    let _ = job.reply.send(Ok(session));
-                }
-            }
+        tracing::trace!(size = batch.len(), "guest batch");
+        let upto = batch.last().map(|job| job.ids).unwrap_or_default();
+        let results = match write_batch(&mut conn, &batch) {
+            Ok(()) => batch.iter().map(|_| Ok(())).collect(),
             // A failed batch is retried one by one, so one bad request fails alone.
             Err(e) if batch.len() > 1 => {
                 tracing::warn!(error = %e, size = batch.len(), "guest batch failed; retrying one by one");
-                for job in batch {
-                    let result = write_batch(&mut conn, &[&job.req]).map(|mut s| s.remove(0));
-                    let _ = job.reply.send(result);
-                }
+                batch
+                    .iter()
+                    .map(|job| write_batch(&mut conn, std::slice::from_ref(job)))
+                    .collect()
             }
-            Err(e) => {
-                for job in batch {
-                    let _ = job.reply.send(Err(StoreError::Database(e.to_string())));
-                }
+            Err(e) => vec![Err(e)],
+        };
+        // Settled before answering: a call made with an answer finds its write done.
+        settle.send_replace(upto);
+        for (job, result) in batch.into_iter().zip(results) {
+            if let Err(e) = &result {
+                tracing::warn!(error = %e, session = job.planned.session_id, "a guest session was not written");
             }
+            let _ = job.written.send(result.map(|()| job.planned));
         }
     }
 }
@@ -138,32 +399,21 @@ fn new_guest_user(id: i64, r: &GuestSessionRequest) -> UserServer {
     }
 }
 
-/// All requests in one transaction, in order: a device seen twice in a batch reuses
-/// the guest the first request created.
-///
-/// No RETURNING: SQLite gathers RETURNING rows in a temporary b-tree opened per
-/// statement; the rows are known here anyway (new ids from `last_insert_rowid`, a reused
-/// guest from the device lookup). About 10% more inits per second (D164).
-fn write_batch(conn: &mut Connection, reqs: &[&GuestSessionRequest]) -> Result<Vec<GuestSession>> {
+/// All planned guests in one transaction, in order, with the ids they were answered with.
+/// (Plain inserts, no RETURNING: the rows are the plans; D164.)
+fn write_batch(conn: &mut Connection, jobs: &[Job]) -> Result<()> {
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(db)?;
-    let mut out = Vec::with_capacity(reqs.len());
     {
-        let mut find_device = tx
-            .prepare_cached(concat!(
-                "SELECT ",
-                user_columns!(),
-                " FROM devices d JOIN users u ON u.id = d.user_id WHERE d.device_id = ?1"
-            ))
-            .map_err(db)?;
         let mut touch = tx
             .prepare_cached("UPDATE users SET last_time = ?1 WHERE id = ?2")
             .map_err(db)?;
         let mut insert_user = tx
             .prepare_cached(
-                "INSERT INTO users (account_type, user_type, join_time, last_time, app_lang, country, postal_code, \
-                 admin_code, city, city_show, city_id, lat, lon) VALUES (0, ?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                "INSERT INTO users (id, account_type, user_type, join_time, last_time, app_lang, country, \
+                 postal_code, admin_code, city, city_show, city_id, lat, lon) \
+                 VALUES (?1, 0, ?2, ?3, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             )
             .map_err(db)?;
         let mut upsert_device = tx
@@ -174,66 +424,272 @@ fn write_batch(conn: &mut Connection, reqs: &[&GuestSessionRequest]) -> Result<V
             .map_err(db)?;
         let mut insert_session = tx
             .prepare_cached(
-                "INSERT INTO sessions (verifier_hash, user_id, device_id, created_at, expires_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO sessions (id, verifier_hash, user_id, device_id, created_at, expires_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )
             .map_err(db)?;
-        for r in reqs {
-            let existing: Option<UserServer> = if r.reuse_device_guest {
-                find_device
-                    .query_row([&r.device_id], user_from_row)
-                    .optional()
-                    .map_err(db)?
-            } else {
-                None
-            };
-            let (mut user, is_new) = match existing.filter(|u| u.account_type == Some(0)) {
-                Some(mut user) => {
-                    touch.execute(params![r.now_ms, user.id]).map_err(db)?;
-                    user.last_time = timestamp_millis(r.now_ms);
-                    (user, false)
-                }
-                None => {
-                    let g = &r.guest;
-                    insert_user
-                        .execute(params![
-                            g.user_type,
-                            r.now_ms,
-                            g.app_lang,
-                            g.country,
-                            g.postal_code,
-                            g.admin_code,
-                            g.city,
-                            g.city_show,
-                            g.city_id,
-                            g.lat,
-                            g.lon
-                        ])
-                        .map_err(db)?;
-                    (new_guest_user(tx.last_insert_rowid(), r), true)
-                }
-            };
+        for Job { req: r, planned, .. } in jobs {
+            let user_id = planned.user.id;
+            if planned.is_new_user {
+                let g = &r.guest;
+                insert_user
+                    .execute(params![
+                        user_id,
+                        g.user_type,
+                        r.now_ms,
+                        g.app_lang,
+                        g.country,
+                        g.postal_code,
+                        g.admin_code,
+                        g.city,
+                        g.city_show,
+                        g.city_id,
+                        g.lat,
+                        g.lon
+                    ])
+                    .map_err(db)?;
+            } else if touch.execute(params![r.now_ms, user_id]).map_err(db)? == 0 {
+                return Err(StoreError::Database(format!(
+                    "guest {user_id} was planned for device {:?} but is not there",
+                    r.device_id
+                )));
+            }
             upsert_device
-                .execute(params![r.device_id, user.id, r.guest.channel, r.now_ms])
+                .execute(params![r.device_id, user_id, r.guest.channel, r.now_ms])
                 .map_err(db)?;
             insert_session
                 .execute(params![
+                    planned.session_id,
                     r.verifier_hash,
-                    user.id,
+                    user_id,
                     r.device_id,
                     r.now_ms,
                     r.expires_at_ms
                 ])
                 .map_err(db)?;
-            let session_id = tx.last_insert_rowid();
-            user.is_new_user = i32::from(is_new);
-            out.push(GuestSession {
-                user,
-                is_new_user: is_new,
-                session_id,
-            });
         }
     }
     tx.commit().map_err(db)?;
-    Ok(out)
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SqliteStore;
+    use std::time::Instant;
+    use store::contract::request;
+    use store::{SessionKey, Store, UserId};
+
+    /// A migrated identity file in a fresh directory.
+    async fn fresh(name: &str) -> (SqliteStore, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("lw-guests-{name}-{}-{:?}", std::process::id(), Instant::now()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("localwire.sqlite");
+        (SqliteStore::open_file(&file).await.unwrap(), file)
+    }
+
+    /// Another connection holding the write lock, as a disk stuck on a write would.
+    fn hold_write_lock(file: &Path) -> Connection {
+        let blocker = Connection::open(file).unwrap();
+        blocker.execute_batch("BEGIN IMMEDIATE").unwrap();
+        blocker
+    }
+
+    /// A write that fails: sessions for this device are refused by a trigger.
+    fn refuse_sessions_of(file: &Path, device: &str) {
+        Connection::open(file)
+            .unwrap()
+            .execute_batch(&format!(
+                "CREATE TRIGGER refuse BEFORE INSERT ON sessions WHEN NEW.device_id = '{device}' \
+                 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+            ))
+            .unwrap();
+    }
+
+    fn key(session: &GuestSession, hash: &str) -> SessionKey {
+        SessionKey {
+            id: session.session_id,
+            verifier_hash: hash.into(),
+        }
+    }
+
+    async fn within<T>(what: &str, f: impl std::future::Future<Output = T>) -> T {
+        tokio::time::timeout(Duration::from_secs(3), f)
+            .await
+            .unwrap_or_else(|_| panic!("{what} did not finish"))
+    }
+
+    #[tokio::test]
+    async fn a_first_visit_is_answered_while_its_write_waits_and_found_once_written() {
+        let (store, file) = fresh("early").await;
+        let store = Arc::new(store);
+        let blocker = hold_write_lock(&file);
+        let guest = within(
+            "the answer",
+            store.start_guest_session(&request("d1", "h1", 1_000, true)),
+        )
+        .await
+        .unwrap();
+        assert!(guest.is_new_user);
+        // Calls made with the answer wait for its write instead of finding nothing.
+        let (reader, session) = (store.clone(), key(&guest, "h1"));
+        let found = tokio::spawn(async move { reader.session_user(&session).await });
+        let user = store.clone();
+        let user_id = guest.user.id;
+        let by_id = tokio::spawn(async move { user.user(UserId(user_id)).await });
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(!found.is_finished() && !by_id.is_finished(), "read before the write");
+        blocker.execute_batch("COMMIT").unwrap();
+        let found = within("the session read", found)
+            .await
+            .unwrap()
+            .unwrap()
+            .expect("written");
+        assert_eq!(found.user.id, guest.user.id);
+        assert_eq!(found.device_id, "d1");
+        assert_eq!(
+            within("the user read", by_id).await.unwrap().unwrap().map(|u| u.id),
+            Some(guest.user.id)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_device_seen_again_before_its_guest_is_written_gets_that_guest() {
+        let (store, file) = fresh("again").await;
+        let blocker = hold_write_lock(&file);
+        let first = within("first", store.start_guest_session(&request("d1", "h1", 1_000, true)))
+            .await
+            .unwrap();
+        let again = within("again", store.start_guest_session(&request("d1", "h2", 2_000, true)))
+            .await
+            .unwrap();
+        let logout = within("logout", store.start_guest_session(&request("d1", "h3", 3_000, false)))
+            .await
+            .unwrap();
+        assert_eq!(again.user.id, first.user.id);
+        assert!(!again.is_new_user);
+        assert_eq!(again.user.last_time, timestamp_millis(2_000));
+        assert_ne!(logout.user.id, first.user.id, "a logout starts a new guest");
+        assert!(first.session_id < again.session_id && again.session_id < logout.session_id);
+        blocker.execute_batch("COMMIT").unwrap();
+        let second = within("read", store.session_user(&key(&again, "h2")))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(second.user, {
+            let mut u = again.user.clone();
+            u.is_new_user = 0;
+            u
+        });
+        let third = within("read", store.session_user(&key(&logout, "h3")))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(third.user.id, logout.user.id);
+        // The device now belongs to the newest guest: init reuses it.
+        let next = store
+            .start_guest_session(&request("d1", "h4", 4_000, true))
+            .await
+            .unwrap();
+        assert_eq!(next.user.id, logout.user.id);
+    }
+
+    #[tokio::test]
+    async fn a_guest_whose_write_fails_after_its_answer_is_not_found_and_nothing_hangs() {
+        let (store, file) = fresh("lost").await;
+        refuse_sessions_of(&file, "broken");
+        let blocker = hold_write_lock(&file);
+        let lost = within("lost", store.start_guest_session(&request("broken", "h1", 1_000, true)))
+            .await
+            .unwrap();
+        let kept = within("kept", store.start_guest_session(&request("fine", "h2", 1_000, true)))
+            .await
+            .unwrap();
+        blocker.execute_batch("COMMIT").unwrap();
+        assert_eq!(
+            within("lost read", store.session_user(&key(&lost, "h1")))
+                .await
+                .unwrap(),
+            None
+        );
+        assert_eq!(
+            within("lost user", store.user(UserId(lost.user.id))).await.unwrap(),
+            None
+        );
+        let found = within("kept read", store.session_user(&key(&kept, "h2")))
+            .await
+            .unwrap();
+        assert_eq!(found.map(|s| s.user.id), Some(kept.user.id), "one failure fails alone");
+    }
+
+    #[tokio::test]
+    async fn a_failed_write_is_an_error_when_the_answer_waits_for_it() {
+        let (store, file) = fresh("error").await;
+        drop(store);
+        refuse_sessions_of(&file, "broken");
+        let writer = GuestWriter::spawn(&file, Duration::from_secs(60)).unwrap();
+        let failed = within("failed", writer.submit(request("broken", "h1", 1_000, true))).await;
+        assert!(
+            matches!(&failed, Err(StoreError::Database(m)) if m.contains("refused by the test")),
+            "{failed:?}"
+        );
+        let fine = within("fine", writer.submit(request("fine", "h2", 1_000, true)))
+            .await
+            .unwrap();
+        assert!(fine.is_new_user);
+    }
+
+    #[tokio::test]
+    async fn ids_continue_after_a_reopen() {
+        let (store, file) = fresh("reopen").await;
+        let first = store
+            .start_guest_session(&request("d1", "h1", 1_000, true))
+            .await
+            .unwrap();
+        drop(store);
+        let store = SqliteStore::open_file(&file).await.unwrap();
+        let second = store
+            .start_guest_session(&request("d2", "h2", 1_000, true))
+            .await
+            .unwrap();
+        assert_eq!(second.user.id, first.user.id + 1);
+        assert_eq!(second.session_id, first.session_id + 1);
+        let again = store
+            .start_guest_session(&request("d1", "h3", 1_000, true))
+            .await
+            .unwrap();
+        assert_eq!(
+            again.user.id, first.user.id,
+            "a device written before the reopen keeps its guest"
+        );
+    }
+
+    #[tokio::test]
+    async fn past_the_unwritten_limit_answers_wait_for_their_writes() {
+        let (store, file) = fresh("limit").await;
+        let store = Arc::new(store);
+        let blocker = hold_write_lock(&file);
+        let total = MAX_UNWRITTEN as usize + 2 * MAX_BATCH;
+        let answered = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut tasks = Vec::with_capacity(total);
+        for i in 0..total {
+            let (store, answered) = (store.clone(), answered.clone());
+            tasks.push(tokio::spawn(async move {
+                let r = store
+                    .start_guest_session(&request(&format!("d{i}"), "h", 1_000, true))
+                    .await;
+                answered.fetch_add(1, Ordering::Relaxed);
+                r
+            }));
+        }
+        tokio::time::sleep(Duration::from_millis(1_000)).await;
+        let early = answered.load(Ordering::Relaxed);
+        assert!(early >= MAX_UNWRITTEN as usize - MAX_BATCH, "answered early: {early}");
+        assert!(early < total, "every answer came before its write ({early})");
+        blocker.execute_batch("COMMIT").unwrap();
+        for task in tasks {
+            within("an answer", task).await.unwrap().unwrap();
+        }
+    }
 }

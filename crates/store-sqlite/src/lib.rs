@@ -10,7 +10,10 @@
 //! over the write lock (and sleep in the busy handler), each file's writes go through
 //! one connection, which queues fairly; reads use their own pools and never wait for
 //! writes in WAL mode. Guest sessions, the hot write, are group-committed
-//! ([`guest_writer`]); so are ingestion's writes ([`content_write`]).
+//! ([`guest_writer`]); so are ingestion's writes ([`content_write`]). The guest writer
+//! hands out user and session ids itself (so a first visit need not wait for a slow
+//! disk): every insert into `users` or `sessions` goes through it, and every read or
+//! write by such an id first waits for that id's write (`GuestWriter::*_settled`).
 
 use async_trait::async_trait;
 use domain::user::{UserServer, timestamp_millis};
@@ -111,7 +114,7 @@ impl SqliteStore {
             IDENTITY_CHECKPOINT_EVERY,
             EMPTY_WAL_AFTER,
         ));
-        let guests = GuestWriter::spawn(identity.get_filename())?;
+        let guests = GuestWriter::spawn(identity.get_filename(), guest_writer::ANSWER_WITHIN)?;
 
         // A data directory from before the split keeps its content in the one file.
         let single_file: bool =
@@ -312,6 +315,7 @@ impl Store for SqliteStore {
     }
 
     async fn session_user(&self, key: &SessionKey) -> Result<Option<SessionUser>> {
+        self.guests.session_settled(key.id).await;
         let sql = concat!(
             "SELECT ",
             user_columns!(),
@@ -335,6 +339,7 @@ impl Store for SqliteStore {
     }
 
     async fn touch_user(&self, id: UserId, now_ms: i64) -> Result<()> {
+        self.guests.user_settled(id.0).await;
         sqlx::query("UPDATE users SET last_time = ? WHERE id = ?")
             .bind(now_ms)
             .bind(id.0)
@@ -345,6 +350,7 @@ impl Store for SqliteStore {
     }
 
     async fn end_session(&self, key: &SessionKey) -> Result<bool> {
+        self.guests.session_settled(key.id).await;
         let done = sqlx::query("DELETE FROM sessions WHERE id = ? AND verifier_hash = ?")
             .bind(key.id)
             .bind(&key.verifier_hash)
@@ -355,6 +361,7 @@ impl Store for SqliteStore {
     }
 
     async fn user(&self, id: UserId) -> Result<Option<UserServer>> {
+        self.guests.user_settled(id.0).await;
         let row = sqlx::query(concat!("SELECT ", user_columns!(), " FROM users u WHERE u.id = ?"))
             .bind(id.0)
             .fetch_optional(&self.reader)
@@ -364,6 +371,7 @@ impl Store for SqliteStore {
     }
 
     async fn update_location(&self, id: UserId, u: &LocationUpdate, now_ms: i64) -> Result<Option<UserServer>> {
+        self.guests.user_settled(id.0).await;
         let mut tx = self.writer.begin().await.map_err(db)?;
         let done = sqlx::query(
             "UPDATE users SET lat = ?, lon = ?, country = ?, city = ?, city_show = ?, city_id = ?, app_lang = ?, \
