@@ -167,8 +167,8 @@ impl GuestWriter {
                 session,
                 may_answer_early: true,
             }) => Ok(session),
-            Ok(_) => write.await,
-            Err(_) => Err(StoreError::Database("the guest planner dropped a request".into())),
+            // Not to be answered early, or not planned at all: the write's answer says why.
+            _ => write.await,
         }
     }
 
@@ -241,9 +241,22 @@ impl Planner {
             let may_answer_early = self.handed_out.session - settled.session <= MAX_UNWRITTEN;
             // One read transaction for the batch's lookups.
             let reading = self.lookup.execute_batch("BEGIN");
-            let mut planned_jobs = Vec::with_capacity(batch.len());
-            for Request { req, planned, written } in batch {
-                match self.plan(&req) {
+            let plans: Vec<_> = batch
+                .into_iter()
+                .map(|request| {
+                    let plan = self.plan(&request.req);
+                    (request, plan, self.handed_out)
+                })
+                .collect();
+            if reading.is_ok() {
+                let _ = self.lookup.execute_batch("COMMIT");
+            }
+            // Published before any plan is answered: a call made with an early answer
+            // must find its id handed out, or it would not wait for the write.
+            self.shared.store(self.handed_out);
+            let mut planned_jobs = Vec::with_capacity(plans.len());
+            for (Request { req, planned, written }, plan, ids) in plans {
+                match plan {
                     Ok(session) => {
                         let _ = planned.send(Planned {
                             session: session.clone(),
@@ -252,7 +265,7 @@ impl Planner {
                         planned_jobs.push(Job {
                             req,
                             planned: session,
-                            ids: self.handed_out,
+                            ids,
                             written,
                         });
                     }
@@ -261,10 +274,6 @@ impl Planner {
                     }
                 }
             }
-            if reading.is_ok() {
-                let _ = self.lookup.execute_batch("COMMIT");
-            }
-            self.shared.store(self.handed_out);
             if !planned_jobs.is_empty() && jobs.send(planned_jobs).is_err() {
                 return;
             }
