@@ -118,6 +118,8 @@ pub trait Store: ContentStore + Send + Sync + 'static {
 
     /// Start a session for a device: reuse its guest user (when asked and it has one)
     /// or create a new guest, point the device at it, and store the session.
+    /// An engine may answer before the write is done (SQLite on a slow disk, D165); every
+    /// call by the answer's ids still finds it, or finds nothing if the write failed.
     async fn start_guest_session(&self, req: &GuestSessionRequest) -> Result<GuestSession>;
 
     /// The session for a key and its user; `None` when unknown or when the verifier
