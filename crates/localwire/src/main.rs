@@ -125,6 +125,8 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
         .await?;
     let _ = stop.send(true);
     let _ = ingestion.await;
+    // Guests answered before their write (D165) are written before the process ends.
+    store.finish_writes().await;
     tracing::info!("stopped");
     Ok(())
 }

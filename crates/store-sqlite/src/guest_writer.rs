@@ -32,8 +32,10 @@ pub const ANSWER_WITHIN: Duration = Duration::from_millis(2);
 /// Past this many planned and unwritten guests, answers wait for their writes: a disk
 /// that stays stuck slows first visits down instead of piling them up in memory.
 const MAX_UNWRITTEN: i64 = 10_000;
-/// How long a read by id waits for that id's write before it looks anyway.
-const SETTLE_LIMIT: Duration = Duration::from_secs(10);
+/// How long a read by id waits for that id's write before it looks anyway. Longer than
+/// the writer's worst case short of a dead disk: a failed batch retried one by one, each
+/// waiting up to its busy timeout (5 s) for the write lock.
+const SETTLE_LIMIT: Duration = Duration::from_secs(30);
 const MAX_BATCH: usize = 256;
 
 /// The highest user and session ids: handed out, or settled (written, or failed).
@@ -172,6 +174,13 @@ impl GuestWriter {
         }
     }
 
+    /// Wait until every guest handed out so far is written (or failed): at shutdown,
+    /// once no request is in flight, so no early answer is lost to a clean stop.
+    pub async fn finish_writes(&self) {
+        let handed = self.handed_out.load().session;
+        self.settle(handed, |ids| ids.session).await;
+    }
+
     /// Wait until user `id` is written (or its write failed), if it was handed out.
     pub async fn user_settled(&self, id: i64) {
         self.settle(id, |ids| ids.user).await;
@@ -240,7 +249,7 @@ impl Planner {
             self.unwritten.retain(|_, planned| planned.session_id > settled.session);
             let may_answer_early = self.handed_out.session - settled.session <= MAX_UNWRITTEN;
             // One read transaction for the batch's lookups.
-            let reading = self.lookup.execute_batch("BEGIN");
+            let _ = self.lookup.execute_batch("BEGIN");
             let plans: Vec<_> = batch
                 .into_iter()
                 .map(|request| {
@@ -248,20 +257,20 @@ impl Planner {
                     (request, plan, self.handed_out)
                 })
                 .collect();
-            if reading.is_ok() {
-                let _ = self.lookup.execute_batch("COMMIT");
+            // Ended whatever happened (it only read): an old snapshot would hide devices
+            // and keep the checkpointer from ever starting the WAL over.
+            if !self.lookup.is_autocommit() {
+                let _ = self.lookup.execute_batch("ROLLBACK");
             }
             // Published before any plan is answered: a call made with an early answer
             // must find its id handed out, or it would not wait for the write.
             self.shared.store(self.handed_out);
             let mut planned_jobs = Vec::with_capacity(plans.len());
+            let mut answers = Vec::with_capacity(plans.len());
             for (Request { req, planned, written }, plan, ids) in plans {
                 match plan {
                     Ok(session) => {
-                        let _ = planned.send(Planned {
-                            session: session.clone(),
-                            may_answer_early,
-                        });
+                        answers.push((planned, session.clone()));
                         planned_jobs.push(Job {
                             req,
                             planned: session,
@@ -274,8 +283,16 @@ impl Planner {
                     }
                 }
             }
+            // Handed to the writer before any plan may be answered: with the writer gone,
+            // nothing is answered that will never be written.
             if !planned_jobs.is_empty() && jobs.send(planned_jobs).is_err() {
                 return;
+            }
+            for (planned, session) in answers {
+                let _ = planned.send(Planned {
+                    session,
+                    may_answer_early,
+                });
             }
         }
     }
@@ -416,7 +433,7 @@ fn write_batch(conn: &mut Connection, jobs: &[Job]) -> Result<()> {
         .map_err(db)?;
     {
         let mut touch = tx
-            .prepare_cached("UPDATE users SET last_time = ?1 WHERE id = ?2")
+            .prepare_cached("UPDATE users SET last_time = ?1 WHERE id = ?2 AND account_type = 0")
             .map_err(db)?;
         let mut insert_user = tx
             .prepare_cached(
@@ -459,7 +476,7 @@ fn write_batch(conn: &mut Connection, jobs: &[Job]) -> Result<()> {
                     .map_err(db)?;
             } else if touch.execute(params![r.now_ms, user_id]).map_err(db)? == 0 {
                 return Err(StoreError::Database(format!(
-                    "guest {user_id} was planned for device {:?} but is not there",
+                    "guest {user_id} was planned for device {:?} but is not a guest there",
                     r.device_id
                 )));
             }
@@ -609,12 +626,14 @@ mod tests {
         let (store, file) = fresh("lost").await;
         refuse_sessions_of(&file, "broken");
         let blocker = hold_write_lock(&file);
-        let lost = within("lost", store.start_guest_session(&request("broken", "h1", 1_000, true)))
+        // The writer is now stuck on the first guest; the next two queue behind it and are
+        // written as one batch, which fails on "broken" and is retried one by one.
+        let first = within("first", store.start_guest_session(&request("first", "h0", 1_000, true)))
             .await
             .unwrap();
-        let kept = within("kept", store.start_guest_session(&request("fine", "h2", 1_000, true)))
-            .await
-            .unwrap();
+        let (broken, fine) = (request("broken", "h1", 1_000, true), request("fine", "h2", 1_000, true));
+        let (lost, kept) = tokio::join!(store.start_guest_session(&broken), store.start_guest_session(&fine));
+        let (lost, kept) = (lost.unwrap(), kept.unwrap());
         blocker.execute_batch("COMMIT").unwrap();
         assert_eq!(
             within("lost read", store.session_user(&key(&lost, "h1")))
@@ -626,10 +645,38 @@ mod tests {
             within("lost user", store.user(UserId(lost.user.id))).await.unwrap(),
             None
         );
-        let found = within("kept read", store.session_user(&key(&kept, "h2")))
-            .await
+        for (guest, hash) in [(&first, "h0"), (&kept, "h2")] {
+            let found = within("kept read", store.session_user(&key(guest, hash)))
+                .await
+                .unwrap();
+            assert_eq!(found.map(|s| s.user.id), Some(guest.user.id), "one failure fails alone");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_clean_stop_waits_for_every_guest_answered_early() {
+        let (store, file) = fresh("stop").await;
+        let store = Arc::new(store);
+        let blocker = hold_write_lock(&file);
+        let guest = within(
+            "the answer",
+            store.start_guest_session(&request("d1", "h1", 1_000, true)),
+        )
+        .await
+        .unwrap();
+        let stopping = store.clone();
+        let stop = tokio::spawn(async move { stopping.finish_writes().await });
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(!stop.is_finished(), "stopped before the write");
+        blocker.execute_batch("COMMIT").unwrap();
+        within("the stop", stop).await.unwrap();
+        let sessions: i64 = Connection::open(&file)
+            .unwrap()
+            .query_row("SELECT count(*) FROM sessions WHERE id = ?1", [guest.session_id], |r| {
+                r.get(0)
+            })
             .unwrap();
-        assert_eq!(found.map(|s| s.user.id), Some(kept.user.id), "one failure fails alone");
+        assert_eq!(sessions, 1);
     }
 
     #[tokio::test]
@@ -656,6 +703,7 @@ mod tests {
             .start_guest_session(&request("d1", "h1", 1_000, true))
             .await
             .unwrap();
+        store.finish_writes().await;
         drop(store);
         let store = SqliteStore::open_file(&file).await.unwrap();
         let second = store

@@ -314,6 +314,10 @@ impl Store for SqliteStore {
         self.guests.submit(req.clone()).await
     }
 
+    async fn finish_writes(&self) {
+        self.guests.finish_writes().await;
+    }
+
     async fn session_user(&self, key: &SessionKey) -> Result<Option<SessionUser>> {
         self.guests.session_settled(key.id).await;
         let sql = concat!(

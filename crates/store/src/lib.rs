@@ -122,6 +122,10 @@ pub trait Store: ContentStore + Send + Sync + 'static {
     /// call by the answer's ids still finds it, or finds nothing if the write failed.
     async fn start_guest_session(&self, req: &GuestSessionRequest) -> Result<GuestSession>;
 
+    /// Wait until every guest session already answered is written (or failed): called
+    /// at a clean stop, once no request is in flight.
+    async fn finish_writes(&self) {}
+
     /// The session for a key and its user; `None` when unknown or when the verifier
     /// does not match. Expired sessions
     /// are returned too (the caller decides), so it can say "expired" rather than "unknown".
