@@ -546,9 +546,10 @@ mod tests {
             .unwrap_or_else(|_| panic!("{what} did not finish"))
     }
 
-    #[tokio::test]
-    async fn a_first_visit_is_answered_while_its_write_waits_and_found_once_written() {
-        let (store, file) = fresh("early").await;
+    /// A store whose writer is stuck (the write lock held elsewhere) and a guest for
+    /// device "d1" (verifier "h1") answered meanwhile.
+    async fn answered_while_stuck(name: &str) -> (Arc<SqliteStore>, std::path::PathBuf, Connection, GuestSession) {
+        let (store, file) = fresh(name).await;
         let store = Arc::new(store);
         let blocker = hold_write_lock(&file);
         let guest = within(
@@ -557,6 +558,12 @@ mod tests {
         )
         .await
         .unwrap();
+        (store, file, blocker, guest)
+    }
+
+    #[tokio::test]
+    async fn a_first_visit_is_answered_while_its_write_waits_and_found_once_written() {
+        let (store, _file, blocker, guest) = answered_while_stuck("early").await;
         assert!(guest.is_new_user);
         // Calls made with the answer wait for its write instead of finding nothing.
         let (reader, session) = (store.clone(), key(&guest, "h1"));
@@ -655,15 +662,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_clean_stop_waits_for_every_guest_answered_early() {
-        let (store, file) = fresh("stop").await;
-        let store = Arc::new(store);
-        let blocker = hold_write_lock(&file);
-        let guest = within(
-            "the answer",
-            store.start_guest_session(&request("d1", "h1", 1_000, true)),
-        )
-        .await
-        .unwrap();
+        let (store, file, blocker, guest) = answered_while_stuck("stop").await;
         let stopping = store.clone();
         let stop = tokio::spawn(async move { stopping.finish_writes().await });
         tokio::time::sleep(Duration::from_millis(200)).await;
