@@ -9,8 +9,8 @@ step() { printf '\n==> %s\n' "$*"; }
 install_web() {
   if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
     # `npm install` with the committed lock installs exactly its versions. Not `npm ci`:
-    # the registry here lacks rollup's other-platform optional packages, which makes
-    # `npm ci` reject the lock as out of sync.
+    # a registry mirror that lacks rollup's other-platform optional packages (this one
+    # did until 2026-11) makes `npm ci` reject the lock as out of sync.
     step "Installing the web app's packages (npm install, from package-lock.json)"
     (cd web && npm install --no-audit --no-fund --prefer-offline)
   fi
