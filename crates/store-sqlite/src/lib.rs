@@ -114,7 +114,11 @@ impl SqliteStore {
             IDENTITY_CHECKPOINT_EVERY,
             EMPTY_WAL_AFTER,
         ));
-        let guests = GuestWriter::spawn(identity.get_filename(), guest_writer::ANSWER_WITHIN)?;
+        let guests = GuestWriter::spawn(
+            identity.get_filename(),
+            guest_writer::ANSWER_WITHIN,
+            guest_writer::RESTART_WAL_PAST,
+        )?;
 
         // A data directory from before the split keeps its content in the one file.
         let single_file: bool =
