@@ -106,8 +106,8 @@ impl GuestWriter {
     pub fn spawn(path: &Path, answer_within: Duration, restart_wal_past: u64) -> Result<GuestWriter> {
         let conn = Connection::open(path).map_err(db)?;
         conn.busy_timeout(Duration::from_secs(5)).map_err(db)?;
-        // Checkpoints run elsewhere (see `checkpoint_periodically`): never stall here.
-        // Nor does this connection shrink the WAL when it starts it over (a truncate,
+        // Checkpoints run elsewhere (see `checkpoint_periodically`), except past
+        // `restart_wal_past` (D166). Nor does this connection shrink the WAL when it starts it over (a truncate,
         // with the disk's discard, took 160 ms): the checkpointer empties it when idle.
         conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = -1;")
             .map_err(db)?;
