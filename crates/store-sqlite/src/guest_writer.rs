@@ -107,8 +107,10 @@ impl GuestWriter {
         let conn = Connection::open(path).map_err(db)?;
         conn.busy_timeout(Duration::from_secs(5)).map_err(db)?;
         // Checkpoints run elsewhere (see `checkpoint_periodically`), except past
-        // `restart_wal_past` (D166). Nor does this connection shrink the WAL when it starts it over (a truncate,
-        // with the disk's discard, took 160 ms): the checkpointer empties it when idle.
+        // `restart_wal_past` (D166). Nor does this connection shrink the WAL when it
+        // starts it over (a truncate, with the disk's discard, took 160 ms): the
+        // checkpointer empties it when idle. (The WAL hook set below replaces SQLite's
+        // automatic checkpoints too.)
         conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = -1;")
             .map_err(db)?;
         // Users keep AUTOINCREMENT's promise: an id is never handed out twice.
