@@ -21,8 +21,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, pa
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::mpsc;
 use std::time::Duration;
 use store::{GuestSession, GuestSessionRequest, Result, StoreError};
 use tokio::sync::{oneshot, watch};
@@ -74,15 +73,11 @@ struct Job {
     written: oneshot::Sender<Result<GuestSession>>,
 }
 
-/// The ids handed out so far, for readers on any thread.
-struct HandedOut {
-    user: AtomicI64,
-    session: AtomicI64,
-}
-
 pub struct GuestWriter {
     requests: mpsc::Sender<Request>,
-    handed_out: Arc<HandedOut>,
+    /// The highest ids handed out, as the planner publishes them before answering.
+    handed_out: watch::Receiver<Ids>,
+    /// The highest ids settled, as the writer publishes them after each batch.
     settled: watch::Receiver<Ids>,
     answer_within: Duration,
 }
@@ -132,17 +127,14 @@ impl GuestWriter {
             Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
                 .map_err(db)?;
         lookup.busy_timeout(Duration::from_secs(5)).map_err(db)?;
-        let handed_out = Arc::new(HandedOut {
-            user: AtomicI64::new(written.user),
-            session: AtomicI64::new(written.session),
-        });
+        let (publish, handed_out) = watch::channel(written);
         let (settle, settled) = watch::channel(written);
         let (requests, incoming) = mpsc::channel();
         let (jobs, planned) = mpsc::channel();
         let mut planner = Planner {
             lookup,
             handed_out: written,
-            shared: handed_out.clone(),
+            publish,
             settled: settled.clone(),
             unwritten: HashMap::new(),
         };
@@ -154,7 +146,7 @@ impl GuestWriter {
         let frame = page + 24;
         let restart_past_frames = i64::try_from(restart_wal_past).unwrap_or(i64::MAX) / frame;
         spawn_thread("lw-guest-writer", move || {
-            write_all(conn, &planned, &settle, || WAL_FRAMES.get() > restart_past_frames)
+            write_all(conn, &planned, &settle, restart_past_frames)
         })?;
         Ok(GuestWriter {
             requests,
@@ -195,7 +187,7 @@ impl GuestWriter {
     /// Wait until every guest handed out so far is written (or failed): at shutdown,
     /// once no request is in flight, so no early answer is lost to a clean stop.
     pub async fn finish_writes(&self) {
-        let handed = self.handed_out.load().session;
+        let handed = self.handed_out.borrow().session;
         self.settle(handed, |ids| ids.session).await;
     }
 
@@ -211,7 +203,8 @@ impl GuestWriter {
 
     async fn settle(&self, id: i64, of: fn(&Ids) -> i64) {
         let settled_now = *self.settled.borrow();
-        if of(&settled_now) >= id || of(&self.handed_out.load()) < id {
+        let handed = *self.handed_out.borrow();
+        if of(&settled_now) >= id || of(&handed) < id {
             return;
         }
         let mut settled = self.settled.clone();
@@ -225,27 +218,13 @@ impl GuestWriter {
     }
 }
 
-impl HandedOut {
-    fn load(&self) -> Ids {
-        Ids {
-            user: self.user.load(Ordering::Acquire),
-            session: self.session.load(Ordering::Acquire),
-        }
-    }
-
-    fn store(&self, ids: Ids) {
-        self.user.store(ids.user, Ordering::Release);
-        self.session.store(ids.session, Ordering::Release);
-    }
-}
-
 /// Hands out ids and decides, per request, between a new guest and the device's own.
 /// Its own thread, so a writer stuck on the disk never holds up an answer.
 struct Planner {
     /// Read-only: a device's guest, once written.
     lookup: Connection,
     handed_out: Ids,
-    shared: Arc<HandedOut>,
+    publish: watch::Sender<Ids>,
     settled: watch::Receiver<Ids>,
     /// Each device's guest as planned, until its write settles.
     unwritten: HashMap<String, GuestSession>,
@@ -282,7 +261,7 @@ impl Planner {
             }
             // Published before any plan is answered: a call made with an early answer
             // must find its id handed out, or it would not wait for the write.
-            self.shared.store(self.handed_out);
+            self.publish.send_replace(self.handed_out);
             let mut planned_jobs = Vec::with_capacity(plans.len());
             let mut answers = Vec::with_capacity(plans.len());
             for (Request { req, planned, written }, plan, ids) in plans {
@@ -366,7 +345,7 @@ fn write_all(
     mut conn: Connection,
     planned: &mpsc::Receiver<Vec<Job>>,
     settle: &watch::Sender<Ids>,
-    wal_too_long: impl Fn() -> bool,
+    restart_wal_past_frames: i64,
 ) {
     while let Ok(mut batch) = planned.recv() {
         while batch.len() < MAX_BATCH {
@@ -397,7 +376,7 @@ fn write_all(
             }
             let _ = job.written.send(result.map(|()| job.planned));
         }
-        if wal_too_long() {
+        if WAL_FRAMES.get() > restart_wal_past_frames {
             // Copies what the checkpointer has not yet; busy (the checkpointer is at it)
             // or pinned by a reader, it is simply tried again after the next batch.
             let copied = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| row.get::<_, i64>(0));
@@ -544,6 +523,8 @@ fn write_batch(conn: &mut Connection, jobs: &[Job]) -> Result<()> {
 mod tests {
     use super::*;
     use crate::SqliteStore;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Instant;
     use store::contract::request;
     use store::{SessionKey, Store, UserId};
@@ -768,7 +749,7 @@ mod tests {
         let store = Arc::new(store);
         let blocker = hold_write_lock(&file);
         let total = MAX_UNWRITTEN as usize + 2 * MAX_BATCH;
-        let answered = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let answered = Arc::new(AtomicUsize::new(0));
         let mut tasks = Vec::with_capacity(total);
         for i in 0..total {
             let (store, answered) = (store.clone(), answered.clone());
