@@ -12,7 +12,9 @@ import { chromium } from 'playwright-core';
 const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const screenshotDir = join(webDir, 'e2e', 'screenshots');
 export const binary = resolve(webDir, process.env.LOCALWIRE_BIN ?? '../target/release/localwire');
-export const signWord = process.env.LOCALWIRE_SIGN_WORD ?? 'localwire';
+// Every journey runs the server with a word other than the default (issue 16, defect 1):
+// the app must sign with the word the server runs with, not the one it was built with.
+export const signWord = process.env.LOCALWIRE_SIGN_WORD ?? 'e2e-not-the-default-word';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -47,7 +49,15 @@ export async function startServer({ demo = false } = {}) {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'localwire-e2e-'));
   const output = [];
-  const args = ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir];
+  const args = [
+    'serve',
+    '--addr',
+    `127.0.0.1:${port}`,
+    '--data-dir',
+    dataDir,
+    '--sign-word',
+    signWord,
+  ];
   if (demo) args.push('--demo');
   const child = spawn(binary, args, {
     env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn' },

@@ -360,3 +360,18 @@ mod rust_embed_check {
             .find(|f| f.starts_with("assets/") && f.ends_with(".js"))
     }
 }
+
+/// Issue 16, defect 1 (D200): a server started with `--sign-word` puts that word in every
+/// page's payload, so the app signs with it instead of its build-time default.
+#[tokio::test]
+async fn spec_7_21_pages_carry_the_sign_word_the_server_runs_with() {
+    let config = ApiConfig {
+        sign_word: "tide-77".into(),
+        ..support::config()
+    };
+    let app = support::start(support::sqlite_store().await.unwrap(), config).await;
+    for path in ["/", "/fr/latest", "/no/such/page", "/weather"] {
+        let html = app.get(path).await.text().await.unwrap();
+        assert_eq!(payload(&html)["signWord"], "tide-77", "{path}");
+    }
+}

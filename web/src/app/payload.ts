@@ -27,6 +27,8 @@ export interface Payload {
   country: string;
   c: string | null;
   build: string;
+  /** The word the server checks request signatures with (§7, D200). */
+  signWord?: string;
   params: Record<string, string>;
   error: PayloadError | null;
   data: unknown;
@@ -78,6 +80,7 @@ export function parsePayload(text: string | null | undefined): Payload | null {
     country: typeof raw.country === 'string' ? raw.country : 'US',
     c: typeof raw.c === 'string' ? raw.c : null,
     build: typeof raw.build === 'string' ? raw.build : '',
+    signWord: typeof raw.signWord === 'string' && raw.signWord ? raw.signWord : undefined,
     params:
       raw.params && typeof raw.params === 'object' ? (raw.params as Record<string, string>) : {},
     error:

@@ -83,7 +83,9 @@ export function createServices(options: ServicesOptions): Services {
   });
   const api = createApiClient({
     fetch: fetchImpl,
-    signWord: options.signWord ?? DEFAULT_SIGN_WORD,
+    // The page's word (the server's own) first; a build-time word only without a page
+    // payload (`vite dev`), then the default (D200).
+    signWord: options.payload?.signWord ?? options.signWord ?? DEFAULT_SIGN_WORD,
     context: () => ({
       deviceId: settings.get('deviceId') ?? '',
       appLang: settings.get('lng') ?? options.payload?.locale ?? DEFAULT_LOCALE,

@@ -378,6 +378,9 @@ fn render_page(
         "country": r.country.iso(),
         "c": r.applied_c.map(|c| c.code()),
         "build": state.shell.build_id,
+        // The word the app signs its calls with (§7): the one this server runs with, not
+        // the app's build-time default (D200; not a secret, README "The sign word").
+        "signWord": state.config.sign_word,
         "params": params,
         "error": error,
         "data": null,
