@@ -13,7 +13,7 @@ use axum::http::{HeaderMap, Uri, header};
 use axum::response::Response;
 use domain::geo::Country;
 use domain::locale::Locale;
-use domain::text::fold;
+use domain::text::{fold, search_words};
 use geo::{City, CityId};
 use ingest::categorize::CATEGORIES;
 use serde::Serialize;
@@ -159,11 +159,10 @@ fn query_param(params: &Params) -> Result<&str, ApiError> {
 /// The folded words of a query, each once, in order.
 pub fn query_terms(q: &str) -> Vec<String> {
     let mut seen = HashSet::new();
-    fold(q)
-        .split_whitespace()
-        .filter(|w| seen.insert(w.to_string()))
+    search_words(q)
+        .into_iter()
+        .filter(|w| seen.insert(w.clone()))
         .take(16)
-        .map(str::to_string)
         .collect()
 }
 

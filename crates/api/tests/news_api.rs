@@ -570,6 +570,32 @@ async fn categories_are_thirteen_in_display_order_and_translated(app: &TestApp) 
     assert_eq!(fr["list"][7], serde_json::json!({"id": "weather", "name": "Météo"}));
 }
 
+/// Issue 16, defect 4 (D190): an elided French word finds what the plain word finds, with
+/// straight and curly apostrophes, on both engines.
+async fn search_news_reads_french_elision_like_the_plain_words(app: &TestApp) {
+    let corpus = seeded(app).await;
+    let metro = corpus.id("mtl-metro");
+    let plain = data(app, "/api/search/news?q=est").await;
+    assert!(ids(&plain).contains(&metro), "the plain word finds the story");
+    for q in [
+        "l%27est",
+        "l%E2%80%99est",
+        "vers%20l%27est",
+        "m%C3%A9tro%20d%E2%80%99Montr%C3%A9al",
+    ] {
+        let found = data(app, &format!("/api/search/news?q={q}")).await;
+        assert!(ids(&found).contains(&metro), "{q} finds the story");
+    }
+    let found = data(app, "/api/search/news?q=d%27Montr%C3%A9al").await;
+    assert_eq!(found["terms"], serde_json::json!(["montreal"]));
+    let english = data(app, "/api/search/news?q=Montreal%27s").await;
+    assert_eq!(
+        english["terms"],
+        serde_json::json!(["montreal"]),
+        "an English possessive too"
+    );
+}
+
 async fn search_news_is_accent_insensitive_filters_and_pages(app: &TestApp) {
     let corpus = seeded(app).await;
     let found = data(app, "/api/search/news?q=montreal").await;
@@ -667,6 +693,7 @@ engine_tests!(
     detail_has_content_publisher_cluster_and_related,
     categories_are_thirteen_in_display_order_and_translated,
     search_news_is_accent_insensitive_filters_and_pages,
+    search_news_reads_french_elision_like_the_plain_words,
     search_media_matches_names_without_accents,
     read_calls_are_in_the_openapi_document_and_config_has_image_attempts,
 );
