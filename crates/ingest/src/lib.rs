@@ -9,6 +9,7 @@ pub mod clean;
 pub mod cluster;
 mod cpu_pool;
 pub mod demo;
+mod feed_base;
 pub mod fetch;
 mod media_extras;
 pub mod opml;

@@ -434,8 +434,10 @@ impl Pipeline {
                     .iter()
                     .filter_map(|i| i.published_ms.or(i.updated_ms))
                     .collect();
+                // The content's relative references resolve as the feed's links did (D170).
+                let content_base = parsed.base_url.as_deref().and_then(|b| Url::parse(b).ok());
                 let ctx = CleanContext {
-                    base_url: Some(&base_url),
+                    base_url: content_base.as_ref().or(Some(&base_url)),
                     language_hint: Some(&lang),
                     fetched_at_ms: now,
                 };
