@@ -16,5 +16,6 @@ pub mod opml;
 pub mod parse;
 pub mod pipeline;
 pub mod place;
+pub mod place_keys;
 pub mod publishers;
 pub mod schedule;
