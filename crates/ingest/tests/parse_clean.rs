@@ -382,6 +382,8 @@ fn demo_corpus_categories_match_the_manifest() {
     assert!(text_accuracy >= FLOOR_TEXT_ACCURACY, "words only: {text_right}/{total}");
 }
 
-/// Measured when written (0.867 overall, 0.602 from words alone); raise as it improves.
-const FLOOR_CATEGORY_ACCURACY: f64 = 0.86;
-const FLOOR_TEXT_ACCURACY: f64 = 0.60;
+/// Measured when written (0.867 overall, 0.602 from words alone), then 0.874 and 0.644
+/// with government-money words and weather phrases that are not weather (D173); raise
+/// as it improves.
+const FLOOR_CATEGORY_ACCURACY: f64 = 0.87;
+const FLOOR_TEXT_ACCURACY: f64 = 0.63;
