@@ -29,7 +29,7 @@ pub const MAX_SIZE: usize = 50;
 /// A quiet city's first page widens until it has this many items (or `size`, if smaller).
 pub const LOCAL_MIN_ITEMS: usize = 8;
 /// "Nearby" is within this distance of the city…
-pub const NEARBY_KM: f64 = 80.0;
+pub const NEARBY_KM: f64 = geo::NEARBY_KM;
 /// …and at most this many of the nearest cities (plus publishers' own cities in range).
 pub const NEARBY_MAX_CITIES: usize = 30;
 /// `top` ranks stories with an item in this window.

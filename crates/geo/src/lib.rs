@@ -11,7 +11,7 @@ use domain::geo::Country;
 use domain::locale::Locale;
 
 pub use data::GeoError;
-pub use nearest::distance_km;
+pub use nearest::{NEARBY_KM, distance_km};
 pub use search::{Hit, Page, fold};
 
 /// A GeoNames id. Its own type so it cannot be mixed up with other ids.

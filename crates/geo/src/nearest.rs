@@ -10,6 +10,10 @@ use std::sync::LazyLock;
 /// Mean Earth radius (IUGG), km.
 const EARTH_RADIUS_KM: f64 = 6371.0088;
 
+/// What a local reader calls nearby: a local feed's "nearby" widening (D111) and how
+/// far a publisher's stories count as its own area (D172).
+pub const NEARBY_KM: f64 = 80.0;
+
 /// Great-circle (haversine) distance in km.
 pub fn distance_km(lat1: f64, lon1: f64, lat2: f64, lon2: f64) -> f64 {
     let (p1, p2) = (lat1.to_radians(), lat2.to_radians());

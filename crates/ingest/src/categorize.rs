@@ -109,6 +109,14 @@ const KEYWORDS: [(&str, &[&str]); 12] = [
             "depute",
             "scrutin",
             "premier ministre",
+            // Government money and the bodies that vote it: "wins a federal grant".
+            "lawmaker",
+            "federal",
+            "grant",
+            "congres",
+            "senat",
+            "subvention",
+            "subvencion",
         ],
     ),
     (
@@ -215,8 +223,41 @@ const KEYWORDS: [(&str, &[&str]); 12] = [
     (
         "weather",
         &[
-            "storm", "snow", "rain", "forecast", "heat", "cold", "flood", "wind", "tormenta", "lluvia", "nieve",
-            "calor", "helada", "tempete", "neige", "pluie", "verglas", "froid", "canicule",
+            "storm",
+            "snow",
+            "rain",
+            "forecast",
+            "heat",
+            "cold",
+            "flood",
+            "wind",
+            "tormenta",
+            "lluvia",
+            "nieve",
+            "calor",
+            "helada",
+            "tempete",
+            "neige",
+            "pluie",
+            "verglas",
+            "froid",
+            "canicule",
+            "blizzard",
+            "noreaster",
+            "thunderstorm",
+            "tornado",
+            "hurricane",
+            "huracan",
+            "ouragan",
+            "meteorolog",
+            "previsionniste",
+            "vientos",
+            "vents violents",
+            "degrees",
+            "freezing",
+            "drought",
+            "sequia",
+            "secheresse",
         ],
     ),
     (
@@ -310,6 +351,28 @@ const KEYWORDS: [(&str, &[&str]); 12] = [
     ),
 ];
 
+/// Phrases (folded) in which a keyword does not mean its category: a flood-prone road
+/// or a flood wall is infrastructure, not weather; a cold case is a crime story. They
+/// are blanked out before the keywords are counted.
+const NOT_KEYWORDS: [&str; 16] = [
+    "flood prone",
+    "flood control",
+    "floodplain",
+    "flood plain",
+    "flood wall",
+    "floodwall",
+    "flood insurance",
+    "flood zone",
+    "flood map",
+    "heat pump",
+    "cold case",
+    "storm drain",
+    "stormwater",
+    "rain garden",
+    "wind farm",
+    "wind turbine",
+];
+
 static TERMS: LazyLock<HashMap<&'static str, &'static str>> =
     LazyLock::new(|| FEED_TERMS.iter().chain(MORE_FEED_TERMS.iter()).copied().collect());
 
@@ -340,8 +403,8 @@ static KEYWORD_PATTERNS: LazyLock<Vec<(&'static str, Vec<String>)>> = LazyLock::
 
 /// The category the words of an item point to, if any (title words count thrice).
 pub fn from_text(title: &str, summary: &str) -> Option<&'static str> {
-    let title = format!(" {} ", fold(title));
-    let summary = format!(" {} ", fold(summary));
+    let title = without_not_keywords(format!(" {} ", fold(title)));
+    let summary = without_not_keywords(format!(" {} ", fold(summary)));
     let score = |patterns: &[String], text: &str| patterns.iter().filter(|p| text.contains(p.as_str())).count();
     KEYWORD_PATTERNS
         .iter()
@@ -349,6 +412,17 @@ pub fn from_text(title: &str, summary: &str) -> Option<&'static str> {
         .filter(|(_, s)| *s > 0)
         .max_by_key(|(_, s)| *s)
         .map(|(c, _)| c)
+}
+
+/// `text` (folded, padded with spaces) with every [`NOT_KEYWORDS`] phrase blanked.
+fn without_not_keywords(mut text: String) -> String {
+    for phrase in NOT_KEYWORDS {
+        let padded = format!(" {phrase}");
+        if text.contains(&padded) {
+            text = text.replace(&padded, " _");
+        }
+    }
+    text
 }
 
 /// Feed categories first, then words, else local.
@@ -391,6 +465,70 @@ mod tests {
         assert_eq!(c("Météo"), Some("weather"));
         assert_eq!(c("Faits divers"), Some("crime-safety"));
         assert_eq!(c("Houston"), None);
+    }
+
+    /// Issue 16, defect 7: a grant for a flood-prone road is a government story; the
+    /// weather words in it describe the road.
+    #[test]
+    fn government_money_for_flood_prone_infrastructure_is_politics_not_weather() {
+        let stories = [
+            (
+                "Springfield, Missouri, wins a federal grant to rebuild a flood-prone road",
+                "The Transportation Department awarded $18 million to Springfield, Mo., on Friday to raise a \
+                 stretch of Kansas Expressway that floods after heavy rain, the largest award in this round.",
+            ),
+            (
+                "Prince George's County gets $30 million for Anacostia flood-control project",
+                "The federal grant will pay for a flood wall and new storm drains along the river, county \
+                 officials said Tuesday.",
+            ),
+            (
+                "Lawmakers demand answers after four-hour Northeast rail shutdown",
+                "Members of the House transportation subcommittee want a briefing from the rail authority \
+                 after a signal failure stranded thousands of riders.",
+            ),
+            (
+                "Gatineau obtient une subvention fédérale pour protéger le boulevard contre les crues",
+                "Ottawa versera 12 millions de dollars pour rehausser la chaussée en zone inondable.",
+            ),
+        ];
+        for (title, summary) in stories {
+            assert_eq!(categorize(&[], title, summary), "politics", "{title}");
+        }
+    }
+
+    #[test]
+    fn real_weather_stories_stay_weather() {
+        let stories = [
+            (
+                "Flood warning issued for the Potomac as heavy rain moves in",
+                "The National Weather Service said the river could crest two feet above flood stage in \
+                 Georgetown by Thursday morning.",
+            ),
+            (
+                "Heavy snow and freezing rain expected across the capital region Tuesday night",
+                "Forecasters expect 4 to 8 inches north and west of the city, with ice on untreated roads.",
+            ),
+            (
+                "Nor'easter knocks out power to 80,000 in Nova Scotia",
+                "A powerful nor'easter brought down trees and power lines across Nova Scotia overnight.",
+            ),
+            (
+                "Phoenix hits 91 degrees, a record for late November",
+                "Phoenix reached 91 degrees on Sunday afternoon, the hottest reading this late in November.",
+            ),
+            (
+                "Blizzard closes Trans-Canada Highway west of Winnipeg",
+                "An early-season blizzard shut the highway to the Saskatchewan border on Friday.",
+            ),
+            (
+                "Avertissement de vents violents pour Montréal",
+                "Environnement Canada prévoit des rafales de 90 km/h jusqu'à jeudi soir.",
+            ),
+        ];
+        for (title, summary) in stories {
+            assert_eq!(categorize(&[], title, summary), "weather", "{title}");
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@ const MAX_TAGS: usize = 20;
 /// What the pipeline knows around an item.
 #[derive(Debug, Clone)]
 pub struct CleanContext<'a> {
-    /// The feed's address, to resolve relative links.
+    /// What relative links resolve against: the parsed feed's `base_url` (D170).
     pub base_url: Option<&'a Url>,
     /// The feed's or publisher's language (en, es, fr), a hint for detection.
     pub language_hint: Option<&'a str>,

@@ -2,7 +2,8 @@
 //! Media RSS, enclosures and iTunes tags folded into image/video/audio candidates.
 //! Nothing here is trusted yet: `clean` sanitises every field.
 
-use feed_rs::model::{Entry, Feed, FeedType, MediaObject, Text};
+use crate::feed_base;
+use feed_rs::model::{Entry, Feed, FeedType, Link, MediaObject, Text};
 
 /// Which format a feed came in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +23,10 @@ pub struct ParsedFeed {
     pub language: Option<String>,
     /// The site the feed belongs to.
     pub home_url: Option<String>,
+    /// What the feed's relative references resolve against (D170): the feed-level
+    /// `xml:base`, else the site link when absolute, else the fetch address. Links
+    /// and media are already resolved; cleaning resolves the content's with it.
+    pub base_url: Option<String>,
     pub items: Vec<RawItem>,
 }
 
@@ -68,20 +73,34 @@ fn declares_entities(bytes: &[u8]) -> bool {
     head[doctype..].windows(8).any(|w| w.eq_ignore_ascii_case(b"<!ENTITY"))
 }
 
-/// Parse feed bytes. `base_url` resolves relative links in XML feeds.
-pub fn parse_feed(bytes: &[u8], base_url: Option<&str>) -> Result<ParsedFeed, ParseError> {
+/// Parse feed bytes fetched from `fetched_from`. Relative links resolve by D170's
+/// rule (see [`crate::feed_base`]); [`ParsedFeed::base_url`] carries the base on.
+pub fn parse_feed(bytes: &[u8], fetched_from: Option<&str>) -> Result<ParsedFeed, ParseError> {
     if declares_entities(bytes) {
         return Err(ParseError::EntityDeclaration);
     }
+    let is_json = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    let declared = if is_json {
+        feed_base::Declared::default()
+    } else {
+        feed_base::declared(bytes)
+    };
+    let site_base = feed_base::site_or_fetched(declared.site_link.as_deref(), fetched_from);
     // A missing id must stay missing: feed-rs would otherwise invent one, sometimes a
     // random UUID, which would defeat de-duplication across fetches.
     let parser = feed_rs::parser::Builder::new()
-        .base_uri(base_url)
+        .base_uri(site_base.as_deref())
         .id_generator(|_, _, _| String::new())
         .sanitize_content(false)
         .build();
     let feed = parser.parse(bytes).map_err(|e| ParseError::Unreadable(e.to_string()))?;
     let mut parsed = convert(feed);
+    // JSON Feed has no xml:base and feed-rs resolves none of its links: its items are
+    // resolved while cleaning, against `home_page_url` when that is absolute.
+    parsed.base_url = match parsed.format {
+        FeedFormat::Json => feed_base::site_or_fetched(parsed.home_url.as_deref(), fetched_from),
+        _ => feed_base::with_xml_base(site_base, declared.xml_base.as_deref()),
+    };
     let extras = match parsed.format {
         FeedFormat::Json => crate::media_extras::json_images(bytes),
         _ => crate::media_extras::xml_thumbnails(bytes),
@@ -122,11 +141,19 @@ fn convert(feed: Feed) -> ParsedFeed {
         title: text(&feed.title).unwrap_or_default(),
         language: feed.language.clone().filter(|l| !l.trim().is_empty()),
         home_url,
-        items: feed.entries.into_iter().map(convert_entry).collect(),
+        base_url: None,
+        items: feed.entries.into_iter().map(|e| convert_entry(e, format)).collect(),
     }
 }
 
-fn convert_entry(entry: Entry) -> RawItem {
+/// A link that carries the entry's media rather than pointing at its page: Atom and
+/// RSS enclosures, and JSON Feed attachments (which feed-rs gives as links with a MIME
+/// type; an item's `url` and `external_url` have none).
+fn is_attachment(link: &Link, format: FeedFormat) -> bool {
+    link.rel.as_deref() == Some("enclosure") || (format == FeedFormat::Json && link.media_type.is_some())
+}
+
+fn convert_entry(entry: Entry, format: FeedFormat) -> RawItem {
     let mut item = RawItem {
         guid: Some(entry.id.trim().to_string()).filter(|id| !id.is_empty()),
         title_is_html: entry
@@ -137,7 +164,7 @@ fn convert_entry(entry: Entry) -> RawItem {
         link: entry
             .links
             .iter()
-            .find(|l| l.rel.as_deref().is_none_or(|r| r == "alternate"))
+            .find(|l| l.rel.as_deref().is_none_or(|r| r == "alternate") && !is_attachment(l, format))
             .map(|l| l.href.trim().to_string())
             .filter(|h| !h.is_empty()),
         published_ms: entry.published.map(|d| d.timestamp_millis()),
@@ -166,20 +193,28 @@ fn convert_entry(entry: Entry) -> RawItem {
     for media in &entry.media {
         collect_media(media, &mut item);
     }
-    // Atom enclosures arrive as links.
-    for link in entry.links.iter().filter(|l| l.rel.as_deref() == Some("enclosure")) {
-        let kind = link.media_type.as_deref().unwrap_or("");
-        push_by_type(kind, &link.href, &mut item);
+    // Atom enclosures and JSON Feed attachments arrive as links: the same rule as
+    // Media RSS and RSS enclosures (SPEC §3: a video makes type 3, audio type 4).
+    for link in entry.links.iter().filter(|l| is_attachment(l, format)) {
+        push_by_type(link.media_type.as_deref().unwrap_or(""), &link.href, &mut item);
     }
     item
 }
 
+/// File `url` under images, videos or audios by its declared type, or by its
+/// extension when the type is missing or says nothing (`application/octet-stream`).
 fn push_by_type(content_type: &str, url: &str, item: &mut RawItem) {
     let url = url.trim().to_string();
     if url.is_empty() {
         return;
     }
-    let bucket = match content_type.split('/').next().unwrap_or("") {
+    let declared = content_type.trim().split('/').next().unwrap_or("").to_ascii_lowercase();
+    let kind = if matches!(declared.as_str(), "image" | "video" | "audio") {
+        declared
+    } else {
+        guess_type(&url).split('/').next().unwrap_or("").to_string()
+    };
+    let bucket = match kind.as_str() {
         "image" => &mut item.images,
         "video" => &mut item.videos,
         "audio" => &mut item.audios,
@@ -200,11 +235,6 @@ fn collect_media(media: &MediaObject, item: &mut RawItem) {
     for content in &media.content {
         let Some(url) = &content.url else { continue };
         let kind = content.content_type.as_ref().map(|t| t.to_string()).unwrap_or_default();
-        let kind = if kind.is_empty() {
-            guess_type(url.as_str())
-        } else {
-            kind
-        };
         push_by_type(&kind, url.as_str(), item);
     }
 }

@@ -12,12 +12,13 @@ use crate::demo;
 use crate::fetch::{FetchError, FetchOutcome as Fetched, Fetcher, Validators, read_file_feed};
 use crate::parse::{RawItem, parse_feed};
 use crate::place::{PublisherArea, places};
+use crate::place_keys::place_keys;
 use crate::schedule::{self, FeedState, FetchOutcome, HostLimiter};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 use store::Store;
-use store::content::{ClaimedFeed, ClusterChoice, FetchRecord, NewsRecord, PlaceKey, Upserted};
+use store::content::{ClaimedFeed, ClusterChoice, FetchRecord, NewsRecord, Upserted};
 use tokio::task::JoinSet;
 use url::Url;
 
@@ -434,8 +435,10 @@ impl Pipeline {
                     .iter()
                     .filter_map(|i| i.published_ms.or(i.updated_ms))
                     .collect();
+                // The content's relative references resolve as the feed's links did (D170).
+                let content_base = parsed.base_url.as_deref().and_then(|b| Url::parse(b).ok());
                 let ctx = CleanContext {
-                    base_url: Some(&base_url),
+                    base_url: content_base.as_ref().or(Some(&base_url)),
                     language_hint: Some(&lang),
                     fetched_at_ms: now,
                 };
@@ -797,33 +800,7 @@ fn record(cleaned: Cleaned, media: &store::content::MediaSource) -> NewsRecord {
         item.summary.as_str()
     };
     let cities = places(&item.title, text, &area);
-    let mut keys: Vec<PlaceKey> = Vec::new();
-    let mut push = |k: PlaceKey| {
-        if !keys.contains(&k) {
-            keys.push(k);
-        }
-    };
-    for c in &cities {
-        push(PlaceKey::City(c.id.0));
-        push(PlaceKey::State {
-            country: c.iso.iso().to_string(),
-            admin_code: c.admin_code.to_string(),
-        });
-        push(PlaceKey::Country(c.iso.iso().to_string()));
-    }
-    // The publisher's own area: a local feed shows its nearby publishers' stories too.
-    if media.city_id != 0 {
-        push(PlaceKey::City(media.city_id));
-    }
-    if !media.admin_code.is_empty() {
-        push(PlaceKey::State {
-            country: media.country.clone(),
-            admin_code: media.admin_code.clone(),
-        });
-    }
-    if !media.country.is_empty() {
-        push(PlaceKey::Country(media.country.clone()));
-    }
+    let keys = place_keys(&cities, media);
     let category = categorize(&feed_categories, &item.title, &item.summary);
     let signature = cluster::signature(&item.title, &item.summary, &item.lang).to_bytes();
     let body_text: String = body.chars().take(INDEX_TEXT_CHARS).collect();

@@ -1,15 +1,18 @@
-//! Tricky feeds through parse + clean: encodings, relative URLs, missing dates and
-//! GUIDs, duplicate GUIDs, markup and scripts in titles, entity-expansion attacks,
-//! and the SPEC §3 summary rule.
+//! Tricky feeds through parse + clean: encodings, relative URLs (and feeds served from
+//! another host than the publisher's site), missing dates and GUIDs, duplicate GUIDs,
+//! markup and scripts in titles, entity-expansion attacks, JSON Feed attachments, and
+//! the SPEC §3 summary rule.
 
 use ingest::clean::{CleanContext, CleanItem, clean_item, cut_on_word, sanitize_html, summary_of};
 use ingest::parse::parse_feed;
 use std::time::Instant;
 use url::Url;
 
-fn clean_all(bytes: &[u8], base: &str, hint: Option<&str>) -> Vec<CleanItem> {
-    let base = Url::parse(base).unwrap();
-    let feed = parse_feed(bytes, Some(base.as_str())).expect("parses");
+/// Parse a feed fetched from `fetched_from` and clean its items as the pipeline does:
+/// the content resolves against the feed's own base (D170).
+fn clean_all(bytes: &[u8], fetched_from: &str, hint: Option<&str>) -> Vec<CleanItem> {
+    let feed = parse_feed(bytes, Some(fetched_from)).expect("parses");
+    let base = Url::parse(feed.base_url.as_deref().unwrap_or(fetched_from)).unwrap();
     let ctx = CleanContext {
         base_url: Some(&base),
         language_hint: hint,
@@ -57,6 +60,121 @@ fn relative_links_and_images_become_absolute_without_tracking() {
     assert_eq!(
         item.img_url.as_deref(),
         Some("https://paper.example/section/img/chart.png")
+    );
+}
+
+/// D170: a feed served from a proxy or CDN resolves its relative links against the
+/// publisher's site (its alternate link), so "read the original" opens the publisher.
+#[test]
+fn relative_atom_links_resolve_against_the_publishers_site_not_the_feed_host() {
+    let atom = r#"<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom" xml:lang="fr">
+<title>Le Droit</title><id>urn:ledroit</id><updated>2026-11-20T12:00:00Z</updated>
+<link rel="self" href="https://flux.cdn.example/ledroit/atom.xml"/>
+<link rel="alternate" type="text/html" href="https://www.ledroit.example/"/>
+<entry><title>Gatineau ferme le pont des Chaudières pour l'hiver</title><id>urn:ledroit:1</id>
+<link href="/nouvelles/x"/><updated>2026-11-20T12:00:00Z</updated>
+<content type="html">&lt;p&gt;&lt;img src="/images/pont.jpg" alt="Le pont"&gt; Les travaux reprendront au printemps.&lt;/p&gt;</content></entry>
+<entry xml:base="https://archives.ledroit.example/2026/"><title>Archives : le pont en 1960</title><id>urn:ledroit:2</id>
+<link href="pont-1960"/><updated>2026-11-20T12:00:00Z</updated></entry>
+</feed>"#;
+    let items = clean_all(atom.as_bytes(), "https://flux.cdn.example/ledroit/atom.xml", Some("fr"));
+    assert_eq!(
+        items[0].link_url.as_deref(),
+        Some("https://www.ledroit.example/nouvelles/x")
+    );
+    assert_eq!(
+        items[0].img_url.as_deref(),
+        Some("https://www.ledroit.example/images/pont.jpg"),
+        "the content's references follow the same rule"
+    );
+    assert_eq!(
+        items[1].link_url.as_deref(),
+        Some("https://archives.ledroit.example/2026/pont-1960"),
+        "xml:base, when the feed gives one, comes first"
+    );
+}
+
+#[test]
+fn relative_links_use_the_fetch_address_when_the_site_link_is_missing_or_relative() {
+    for site in ["", r#"<link rel="alternate" href="/"/>"#] {
+        let atom = format!(
+            r#"<feed xmlns="http://www.w3.org/2005/Atom"><title>T</title><id>urn:t</id>{site}
+<entry><title>Budget adopted</title><id>urn:t:1</id><link href="/news/budget"/></entry></feed>"#
+        );
+        let items = clean_all(atom.as_bytes(), "https://paper.example/feeds/all.xml", Some("en"));
+        assert_eq!(
+            items[0].link_url.as_deref(),
+            Some("https://paper.example/news/budget"),
+            "{site}"
+        );
+    }
+}
+
+#[test]
+fn relative_rss_and_json_feed_links_resolve_against_the_site_link() {
+    let rss = r#"<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>Capitol Ledger</title>
+<atom:link href="https://feeds.proxy.example/capitol-ledger" rel="self" type="application/rss+xml"/>
+<link>https://ledger.example/</link>
+<item><title>Council passes the transit budget</title><link>/politics/transit-budget</link><guid isPermaLink="false">t-1</guid>
+<enclosure url="/audio/council.mp3" type="audio/mpeg" length="1"/></item></channel></rss>"#;
+    let items = clean_all(rss.as_bytes(), "https://feeds.proxy.example/capitol-ledger", Some("en"));
+    assert_eq!(
+        items[0].link_url.as_deref(),
+        Some("https://ledger.example/politics/transit-budget")
+    );
+    assert_eq!(
+        items[0].voice_url.as_deref(),
+        Some("https://ledger.example/audio/council.mp3")
+    );
+
+    let json = r#"{"version":"https://jsonfeed.org/version/1.1","title":"Río Diario","home_page_url":"https://rio.example/",
+        "feed_url":"https://cdn.example/rio/feed.json","items":[{"id":"r1","url":"/noticias/lluvia","title":"Lluvia en el valle",
+        "content_html":"<p><img src='/img/lluvia.jpg'> Llueve.</p>"}]}"#;
+    let items = clean_all(json.as_bytes(), "https://cdn.example/rio/feed.json", Some("es"));
+    assert_eq!(
+        items[0].link_url.as_deref(),
+        Some("https://rio.example/noticias/lluvia")
+    );
+    assert_eq!(items[0].img_url.as_deref(), Some("https://rio.example/img/lluvia.jpg"));
+}
+
+/// SPEC §3 types for JSON Feed: attachments map as RSS enclosures and Media RSS do.
+#[test]
+fn json_feed_attachments_make_video_and_audio_items() {
+    let json = r#"{"version":"https://jsonfeed.org/version/1.1","title":"Metro Desk","home_page_url":"https://metro.example/",
+"items":[
+ {"id":"v1","url":"https://metro.example/video/bridge","title":"Watch: crews lift the new bridge span into place",
+  "content_text":"Crews worked overnight.","attachments":[{"url":"https://cdn.metro.example/clip.mp4","mime_type":"video/mp4","size_in_bytes":1000}]},
+ {"id":"a1","url":"https://metro.example/podcast/42","title":"Metro Minute, episode 42",
+  "content_text":"This week: the council.","attachments":[{"url":"/audio/ep42.mp3","mime_type":"audio/mpeg"}]},
+ {"id":"a2","title":"Metro Minute, episode 43","content_text":"No page, only the episode.",
+  "attachments":[{"url":"https://cdn.metro.example/ep43.m4a","mime_type":"application/octet-stream"}]},
+ {"id":"t1","url":"https://metro.example/news/budget","title":"Budget hearing set for Tuesday","content_text":"Text."}
+]}"#;
+    let items = clean_all(json.as_bytes(), "https://metro.example/feed.json", Some("en"));
+    assert_eq!(items.iter().map(|i| i.news_type).collect::<Vec<_>>(), vec![3, 4, 4, 1]);
+    assert_eq!(
+        items[0].video_url.as_deref(),
+        Some("https://cdn.metro.example/clip.mp4")
+    );
+    assert_eq!(
+        items[0].link_url.as_deref(),
+        Some("https://metro.example/video/bridge"),
+        "the page, not the attachment"
+    );
+    assert_eq!(
+        items[1].voice_url.as_deref(),
+        Some("https://metro.example/audio/ep42.mp3")
+    );
+    assert_eq!(
+        items[2].voice_url.as_deref(),
+        Some("https://cdn.metro.example/ep43.m4a"),
+        "an unhelpful type falls back to the extension"
+    );
+    assert_eq!(items[2].link_url, None, "an attachment is not the story's page");
+    assert_eq!(
+        (items[3].video_url.as_deref(), items[3].voice_url.as_deref()),
+        (None, None)
     );
 }
 
@@ -264,6 +382,8 @@ fn demo_corpus_categories_match_the_manifest() {
     assert!(text_accuracy >= FLOOR_TEXT_ACCURACY, "words only: {text_right}/{total}");
 }
 
-/// Measured when written (0.867 overall, 0.602 from words alone); raise as it improves.
-const FLOOR_CATEGORY_ACCURACY: f64 = 0.86;
-const FLOOR_TEXT_ACCURACY: f64 = 0.60;
+/// Measured when written (0.867 overall, 0.602 from words alone), then 0.874 and 0.644
+/// with government-money words and weather phrases that are not weather (D173); raise
+/// as it improves.
+const FLOOR_CATEGORY_ACCURACY: f64 = 0.87;
+const FLOOR_TEXT_ACCURACY: f64 = 0.63;

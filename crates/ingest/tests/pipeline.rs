@@ -382,9 +382,9 @@ async fn a_feed_on_a_private_address_is_refused_without_the_operator_switch() {
     );
 }
 
-#[tokio::test]
-async fn the_demo_corpus_goes_through_the_same_pipeline_and_looks_fresh() {
-    let (store, _dir) = store().await;
+/// The demo corpus's publishers imported and one round run: the store and its reports.
+async fn demo_store() -> (Arc<dyn Store>, TempDir, Vec<FeedReport>) {
+    let (store, dir) = store().await;
     let base = url::Url::parse(ingest::demo::ORIGIN).unwrap();
     let parsed = ingest::opml::parse_opml_with_base(&ingest::demo::publishers_opml(), Some(&base)).unwrap();
     let list: Vec<PublisherFeeds> = parsed
@@ -396,6 +396,12 @@ async fn the_demo_corpus_goes_through_the_same_pipeline_and_looks_fresh() {
     store.import_publishers(&list, 0).await.unwrap();
     let pipeline = Pipeline::new(store.clone(), Fetcher::new(FetchPolicy::default()).unwrap());
     let reports = pipeline.run_round(true).await.unwrap();
+    (store, dir, reports)
+}
+
+#[tokio::test]
+async fn the_demo_corpus_goes_through_the_same_pipeline_and_looks_fresh() {
+    let (store, _dir, reports) = demo_store().await;
     assert!(reports.iter().all(|r| r.error.is_none()), "{reports:?}");
     let stored: usize = reports.iter().map(|r| r.inserted).sum();
     assert!(stored >= 400, "at least 400 demo stories, got {stored}");
@@ -462,4 +468,110 @@ async fn the_demo_corpus_goes_through_the_same_pipeline_and_looks_fresh() {
     );
     let video = all.iter().any(|i| i.news_type == 3);
     assert!(video, "Media RSS video items are type 3");
+}
+
+const DC_PAPER: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0"><channel><title>Capitol Test</title><link>https://capitol.example/</link>
+<item><title>Springfield, Missouri, wins a federal grant to rebuild a flood-prone road</title>
+<link>https://capitol.example/grant</link><guid>dc-1</guid><pubDate>Fri, 20 Nov 2026 12:00:00 GMT</pubDate>
+<description>The Transportation Department awarded the city $12 million to raise a stretch of Kansas Expressway that floods after heavy rain, the largest grant in this round.</description></item>
+<item><title>Alexandria opens its rebuilt waterfront park after two years of work</title>
+<link>https://capitol.example/park</link><guid>dc-2</guid><pubDate>Fri, 20 Nov 2026 11:00:00 GMT</pubDate>
+<description>The park along the Potomac reopened Saturday with a new pier and a flood wall.</description></item>
+<item><title>D.C. Council approves longer Metro hours on weekends</title>
+<link>https://capitol.example/metro</link><guid>dc-3</guid><pubDate>Fri, 20 Nov 2026 10:00:00 GMT</pubDate>
+<description>Trains will run until 2 a.m. on Fridays and Saturdays in Washington starting in January.</description></item>
+</channel></rss>"#;
+
+/// Issue 16, defect 7 (D172): a Washington paper's story that its own text places in
+/// Springfield, Missouri is listed there and in the country, not under Washington, so it
+/// cannot lead a Washington reader's local section; its story about nearby Alexandria
+/// still reaches Washington readers.
+#[tokio::test]
+async fn a_story_its_text_places_far_from_its_publisher_is_not_in_the_publishers_local_lists() {
+    const WASHINGTON: i64 = 4140963;
+    const SPRINGFIELD_MO: i64 = 4409896;
+    let app = Router::new().route("/dc.xml", get(|| async { rss(DC_PAPER) }));
+    let addr = serve(app).await;
+    let (store, _dir) = store().await;
+    let mut dc = publisher("capitol", &[format!("http://{addr}/dc.xml")]);
+    dc.media.city = "Washington".into();
+    dc.media.city_id = WASHINGTON;
+    dc.media.admin_code = "DC".into();
+    store.import_publishers(&[dc], 0).await.unwrap();
+    let pipeline = Pipeline::new(store.clone(), Fetcher::new(quick_policy()).unwrap());
+    pipeline.run_round(true).await.unwrap();
+
+    let titles = |places: Vec<PlaceKey>| {
+        let store = store.clone();
+        async move {
+            store
+                .list_news(&Listing::Places(places), &ListFilter::default(), None, 10)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|r| r.title)
+                .collect::<Vec<_>>()
+        }
+    };
+    let state = |admin: &str| PlaceKey::State {
+        country: "US".into(),
+        admin_code: admin.into(),
+    };
+    let grant = "Springfield, Missouri, wins a federal grant to rebuild a flood-prone road";
+    let washington = titles(vec![PlaceKey::City(WASHINGTON)]).await;
+    assert!(!washington.iter().any(|t| t == grant), "{washington:?}");
+    assert!(
+        washington.iter().any(|t| t.starts_with("Alexandria opens")),
+        "{washington:?}"
+    );
+    assert!(
+        washington.iter().any(|t| t.starts_with("D.C. Council")),
+        "{washington:?}"
+    );
+    assert!(!titles(vec![state("DC")]).await.iter().any(|t| t == grant));
+    assert!(
+        titles(vec![PlaceKey::City(SPRINGFIELD_MO)])
+            .await
+            .iter()
+            .any(|t| t == grant)
+    );
+    assert!(titles(vec![state("MO")]).await.iter().any(|t| t == grant));
+    assert!(
+        titles(vec![PlaceKey::Country("US".into())])
+            .await
+            .iter()
+            .any(|t| t == grant)
+    );
+}
+
+/// D172 on the demo corpus: every story in Washington's own list is placed by its text
+/// within reach of Washington, or names no city at all (its publisher's area decides).
+#[tokio::test]
+async fn the_demo_washington_list_holds_only_stories_its_text_places_near_washington() {
+    const WASHINGTON: i64 = 4140963;
+    let (store, _dir, _) = demo_store().await;
+    let dc = geo::by_id(geo::CityId(WASHINGTON)).unwrap();
+    let list = store
+        .list_news(
+            &Listing::Places(vec![PlaceKey::City(WASHINGTON)]),
+            &ListFilter::default(),
+            None,
+            200,
+        )
+        .await
+        .unwrap();
+    assert!(
+        list.len() >= 8,
+        "Washington still has a list of its own: {}",
+        list.len()
+    );
+    for item in &list {
+        let near = item.city_ids.is_empty()
+            || item.city_ids.iter().any(|id| {
+                let c = geo::by_id(geo::CityId(*id)).unwrap();
+                geo::distance_km(dc.lat, dc.lon, c.lat, c.lon) <= geo::NEARBY_KM
+            });
+        assert!(near, "{} ({:?}) is not Washington news", item.title, item.city_ids);
+    }
 }

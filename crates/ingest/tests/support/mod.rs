@@ -93,10 +93,14 @@ pub struct TempDir(std::path::PathBuf);
 
 impl TempDir {
     pub fn new(prefix: &str) -> TempDir {
+        // Tests run in parallel threads and the clock can repeat: a counter keeps two
+        // tests from sharing (and failing to open) one database.
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!("{prefix}-{}-{nanos}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("{prefix}-{}-{nanos}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("create a temp dir");
         TempDir(dir)
     }
