@@ -267,3 +267,42 @@ describe('§2.1 feed with a place', () => {
     void feedPage;
   });
 });
+
+describe('D201 opening a story from a card', () => {
+  it('shows what the card knew at once and fills the body when it arrives', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    renderApp('/latest', {
+      routes: {
+        'GET /api/news/feed': () =>
+          envelope(
+            feedPage([newsItem(1042, { title: 'Council approves the new budget', content: '' })]),
+          ),
+        'GET /api/news/detail': async () => {
+          await answered;
+          return detail();
+        },
+      },
+    });
+    await userEvent.click(
+      await screen.findByRole('link', { name: 'Council approves the new budget' }),
+    );
+    // Before the detail answers: title, publisher and summary, no whole-story skeleton.
+    expect(
+      await screen.findByRole('heading', { name: 'Council approves the new budget', level: 1 }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('The Capitol Ledger')).toBeInTheDocument();
+    expect(screen.queryByText('Loading the story…')).not.toBeInTheDocument();
+    expect(screen.getByText('Loading the full text…')).toBeInTheDocument();
+    answer();
+    expect(await screen.findByText('9 to 4')).toBeInTheDocument();
+    expect(screen.queryByText('Loading the full text…')).not.toBeInTheDocument();
+  });
+
+  it('a direct visit without a card still shows the whole-story skeleton', async () => {
+    renderApp('/article/1042', {
+      routes: { 'GET /api/news/detail': () => new Promise(() => {}) },
+    });
+    expect(await screen.findByText('Loading the story…')).toBeInTheDocument();
+  });
+});

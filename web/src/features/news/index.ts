@@ -2,6 +2,7 @@ import './news.css';
 
 export * from './model';
 export * from './api';
+export { normalizeMediaSource } from './model';
 export * from './hooks';
 export { dataFetchStatus, type DataFetchStatus } from './status';
 export { fold, fullDate, highlightParts, relativeTime } from './format';
@@ -13,6 +14,7 @@ export {
   PublisherBadge,
   TimeAgo,
   articlePath,
+  articlePreview,
   mediaPath,
 } from './components/NewsCard';
 export { NewsFeed, PagedList, NoStories, pagedItems } from './components/NewsFeed';

@@ -1,13 +1,16 @@
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import { usePageHead } from '../../components/Screen';
 import {
+  articlePreview,
   ArticleView,
   dataFetchStatus,
   ErrorState,
   isNotFound,
   MissingState,
+  normalizeMediaSource,
   useNewsDetail,
+  type NewsItem,
 } from '../../features/news';
 import { toNumber } from '../../lib/parse';
 
@@ -25,14 +28,39 @@ export function ArticleSkeleton() {
   );
 }
 
-/** SPEC §2.10 news detail; a missing article is a real not-found state. */
+/** The story's text while it loads, below what the card already showed (D201). */
+function BodySkeleton() {
+  const { t } = useTranslation();
+  return (
+    <div className="article__body article-skeleton" role="status" aria-busy="true">
+      <span className="visually-hidden">{t('Article_LoadingText')}</span>
+      <span className="skeleton-line" aria-hidden="true" />
+      <span className="skeleton-line" aria-hidden="true" />
+      <span className="skeleton-line skeleton-line--short" aria-hidden="true" />
+    </div>
+  );
+}
+
+/** A card's story as a detail with nothing else known yet. */
+const previewDetail = (news: NewsItem) => ({
+  news,
+  media: normalizeMediaSource({}),
+  cluster: [],
+  related: [],
+});
+
+/**
+ * SPEC §2.10 news detail; a missing article is a real not-found state. Opened from a
+ * card, what the card showed is on screen at once and the text follows (D201).
+ */
 export default function Article() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const newsId = /^\d+$/.test(id) ? toNumber(id) : 0;
   const query = useNewsDetail(newsId);
   const status = dataFetchStatus(query);
-  const news = query.data?.news;
+  const preview = articlePreview(useLocation().state, newsId);
+  const news = query.data?.news ?? preview ?? undefined;
   const missing = newsId === 0 || (status === 'error' && isNotFound(query.error));
   usePageHead(
     news?.title || (missing ? t('Missing_Article') : t('Title_article')),
@@ -41,16 +69,25 @@ export default function Article() {
   if (missing) {
     return <MissingState title={t('Missing_Article')} hint={t('Missing_ArticleHint')} />;
   }
+  const errorState = (
+    <ErrorState
+      error={query.error}
+      title={t('Article_ErrorTitle')}
+      onRetry={() => void query.refetch()}
+    />
+  );
   return (
     <div className="screen">
       {status === 'success' && query.data ? (
         <ArticleView detail={query.data} />
       ) : status === 'error' ? (
-        <ErrorState
-          error={query.error}
-          title={t('Article_ErrorTitle')}
-          onRetry={() => void query.refetch()}
-        />
+        preview ? (
+          <ArticleView detail={previewDetail(preview)} body={errorState} />
+        ) : (
+          errorState
+        )
+      ) : preview ? (
+        <ArticleView detail={previewDetail(preview)} body={<BodySkeleton />} />
       ) : (
         <ArticleSkeleton />
       )}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useRouteHandle } from '../../../app/context';
@@ -59,8 +60,11 @@ function hostOf(url: string): string {
   }
 }
 
-/** SPEC §2.10 news detail: the story, its source, its media, its cluster and its place. */
-export function ArticleView({ detail }: { detail: NewsDetail }) {
+/**
+ * SPEC §2.10 news detail: the story, its source, its media, its cluster and its place.
+ * `body` stands in for the story's text while only a card's preview is known (D201).
+ */
+export function ArticleView({ detail, body }: { detail: NewsDetail; body?: ReactNode }) {
   const { t } = useTranslation();
   const { locale } = useRouteHandle();
   const { news, media, cluster, related } = detail;
@@ -118,7 +122,7 @@ export function ArticleView({ detail }: { detail: NewsDetail }) {
           </div>
         )}
 
-        <ArticleBody news={news} />
+        {body ?? <ArticleBody news={news} />}
 
         {news.link_url && (
           <p className="article__original">

@@ -11,6 +11,21 @@ import { NewsImage } from './NewsImage';
 export type CardVariant = 'lead' | 'row' | 'compact';
 
 export const articlePath = (id: number) => `/article/${id}`;
+
+/**
+ * What a card already knows about its story, carried to the article in the navigation's
+ * state so the article shows it at once while the body loads (D201).
+ */
+export const articlePreviewState = (item: NewsItem) => ({ preview: item });
+
+/** The card's story from the navigation's state, if it is the story `newsId`. */
+export function articlePreview(state: unknown, newsId: number): NewsItem | null {
+  if (!state || typeof state !== 'object') return null;
+  const preview = (state as { preview?: unknown }).preview;
+  if (!preview || typeof preview !== 'object') return null;
+  const item = preview as NewsItem;
+  return item.news_id === newsId && typeof item.title === 'string' ? item : null;
+}
 export const mediaPath = (id: number) => `/media/${id}`;
 
 /** The publisher's icon (or its initial) and name. */
@@ -102,7 +117,11 @@ export function NewsCard({
           <NewsBadges item={item} />
         </p>
         <Heading className="news-card__title" id={titleId}>
-          <Link className="news-card__link" to={localizePath(locale, articlePath(item.news_id))}>
+          <Link
+            className="news-card__link"
+            to={localizePath(locale, articlePath(item.news_id))}
+            state={articlePreviewState(item)}
+          >
             <Highlight text={item.title} terms={terms} />
           </Link>
         </Heading>
