@@ -191,11 +191,14 @@ describe('§2.6 search', () => {
 
     await user.selectOptions(screen.getByLabelText('Category'), 'education');
     await user.selectOptions(screen.getByLabelText('Time'), '24h');
-    await waitFor(() =>
-      expect(calls('/api/search/news').at(-1)?.query).toMatchObject({
-        category: 'education',
-        since: expect.any(String),
-      }),
+    // Each filter change is a navigation and a new request: allow a loaded machine time.
+    await waitFor(
+      () =>
+        expect(calls('/api/search/news').at(-1)?.query).toMatchObject({
+          category: 'education',
+          since: expect.any(String),
+        }),
+      { timeout: 5000 },
     );
     const since = Number(calls('/api/search/news').at(-1)?.query.since);
     expect(Date.now() - since).toBeGreaterThanOrEqual(24 * 3600_000);
