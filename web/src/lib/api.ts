@@ -1,7 +1,9 @@
 /**
  * The one HTTP client of the app (SPEC §5, §7, §8; D5, D6): base URL, request signing,
- * the `{code, data, message}` envelope, typed errors and the retry policy of §7.19.
+ * the `{code, data, message}` envelope, encrypted answers (D220), typed errors and the
+ * retry policy of §7.19.
  */
+import { answerKey, ENCRYPTED_FIELD, openAnswer } from './answerCipher';
 import { md5 } from './md5';
 
 export const PACKAGE_NAME = 'localwire.web';
@@ -132,6 +134,8 @@ export interface ApiClientOptions {
   nonce?: () => string;
   timezoneOffset?: () => number;
   timeoutMs?: number;
+  /** Where a failed decryption is reported (default `console.warn`). */
+  warn?: (message: string, error: unknown) => void;
 }
 
 export interface RequestOptions {
@@ -150,6 +154,7 @@ interface Envelope {
   code?: unknown;
   data?: unknown;
   message?: unknown;
+  [ENCRYPTED_FIELD]?: unknown;
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -159,6 +164,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const nonce = options.nonce ?? (() => randomAlphanumeric(NONCE_LENGTH));
   const timezoneOffset = options.timezoneOffset ?? (() => new Date().getTimezoneOffset());
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const warn = options.warn ?? ((message: string, error: unknown) => console.warn(message, error));
+  let key: Promise<CryptoKey> | undefined;
+
+  /**
+   * D220: the data of an encrypted answer. When it cannot be read (tampered, wrong key, no
+   * WebCrypto) the caller gets §7.22's empty result: an object with no fields, so every
+   * field reads as absent and no caller needs a null check.
+   */
+  async function decrypted(edata: unknown, url: string): Promise<unknown> {
+    try {
+      if (typeof edata !== 'string') throw new Error(`${ENCRYPTED_FIELD} is not a string`);
+      key ??= answerKey(signWord);
+      return JSON.parse(await openAnswer(await key, edata)) as unknown;
+    } catch (error) {
+      warn(`Could not decrypt the answer of ${url}; using an empty result.`, error);
+      return {};
+    }
+  }
 
   function headersFor(method: string, path: string): Record<string, string> {
     const ctx = options.context();
@@ -249,6 +272,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         data: envelope.data,
         url,
       });
+    }
+    // §7.22: a non-GET answer may carry its data encrypted in a separate field.
+    if (verb !== 'GET' && verb !== 'HEAD' && ENCRYPTED_FIELD in envelope) {
+      return (await decrypted(envelope[ENCRYPTED_FIELD], url)) as T;
     }
     return envelope.data as T;
   }
