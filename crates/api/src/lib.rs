@@ -4,6 +4,7 @@
 pub mod app_config;
 pub mod assets;
 pub mod demo_media;
+pub mod encrypted_answers;
 pub mod envelope;
 pub mod geo_api;
 pub mod i18n;
@@ -58,7 +59,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
 }
 
 static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {
-    let (_, doc) = api_routes().split_for_parts();
+    let (_, mut doc) = api_routes().split_for_parts();
+    openapi::describe_encrypted_answers(&mut doc);
     doc.to_pretty_json().unwrap_or_else(|_| "{}".into())
 });
 
@@ -138,6 +140,11 @@ pub fn router(state: AppState) -> Router {
         .route("/demo/media/{*path}", get(demo_media::serve))
         .fallback(pages::handle)
         .method_not_allowed_fallback(method_not_allowed)
+        // Innermost, so it sees the answer before compression (D220).
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            encrypted_answers::layer,
+        ))
         .layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
         .layer(
             CompressionLayer::new().compress_when(

@@ -39,6 +39,9 @@ pub struct ApiConfig {
     pub session_ttl_ms: i64,
     /// How far a request timestamp may be from server time.
     pub timestamp_window_ms: i64,
+    /// Successful non-GET answers carry their data AES-GCM encrypted in `edata`
+    /// (`LOCALWIRE_ENCRYPT_RESPONSES`, SPEC §7.22, D220). Anti-scraping, not a secret.
+    pub encrypt_responses: bool,
 }
 
 impl Default for ApiConfig {
@@ -50,6 +53,7 @@ impl Default for ApiConfig {
             body_limit: 64 * 1024,
             session_ttl_ms: 365 * 24 * 3600 * 1000,
             timestamp_window_ms: 300_000,
+            encrypt_responses: false,
         }
     }
 }

@@ -219,6 +219,10 @@ pub struct ServeArgs {
     /// Session lifetime in days.
     #[arg(long, env = "LOCALWIRE_SESSION_DAYS", default_value_t = 365)]
     pub session_days: i64,
+    /// Encrypt the data of successful non-GET API answers (AES-GCM, keyed by the sign
+    /// word, so the web app can always decrypt): an anti-scraping measure, not a secret.
+    #[arg(long, env = "LOCALWIRE_ENCRYPT_RESPONSES")]
+    pub encrypt_responses: bool,
 }
 
 impl ServeArgs {
@@ -248,6 +252,7 @@ impl ServeArgs {
             route_rules,
             body_limit: self.body_limit,
             session_ttl_ms: self.session_days.saturating_mul(24 * 3600 * 1000),
+            encrypt_responses: self.encrypt_responses,
             ..api::ApiConfig::default()
         })
     }
