@@ -43,9 +43,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts `localwire serve` (with `demo: true`, `serve --demo`: the built-in demo corpus is
- * ingested before it listens) and waits for GET /healthz to answer 200 (at most 60 s).
+ * ingested before it listens; `args` are more flags) and waits for GET /healthz to answer
+ * 200 (at most 60 s).
  */
-export async function startServer({ demo = false } = {}) {
+export async function startServer({ demo = false, args: extraArgs = [] } = {}) {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'localwire-e2e-'));
   const output = [];
@@ -59,6 +60,7 @@ export async function startServer({ demo = false } = {}) {
     signWord,
   ];
   if (demo) args.push('--demo');
+  args.push(...extraArgs);
   const child = spawn(binary, args, {
     env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn' },
   });
