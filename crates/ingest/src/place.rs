@@ -1,7 +1,8 @@
 //! Place items on the map: US and Canadian cities named in a story, disambiguated by
 //! what follows the name (", Maine", ", ON", ", France"), then by the publisher's own
 //! state or province and country, then by size. A story that names no place is about
-//! its publisher's city.
+//! its publisher's city. State and province names are places of their own, the longest
+//! name wins, and people named like cities are not places (docs/decisions.md D61, D215).
 
 use geo::{Capital, City, fold};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -24,6 +25,10 @@ static NAMES: LazyLock<FxHashMap<String, Vec<&'static City>>> = LazyLock::new(||
         let mut names = vec![fold(city.name), fold(city.name_ascii)];
         names.extend(city.alt_names.iter().map(|n| fold(n)));
         names.extend(city.exonym_names().map(fold));
+        // GeoNames' "Greater Sudbury" is the Sudbury of the news.
+        if let Some(short) = names.iter().find_map(|n| n.strip_prefix("greater ")) {
+            names.push(short.to_string());
+        }
         for name in &mut names {
             if let Some(long) = geo::long_forms(name) {
                 *name = long;
@@ -1565,6 +1570,18 @@ mod tests {
                 "US"
             ),
             ["Beaumont, TX", "Houston, TX"]
+        );
+    }
+
+    #[test]
+    fn greater_sudbury_is_the_sudbury_of_the_news() {
+        assert_eq!(
+            names("Sudbury mine reopens", "", "Toronto", "ON", "CA"),
+            ["Greater Sudbury, ON"]
+        );
+        assert_eq!(
+            names("Sudbury, Mass., library expands", "", "Toronto", "ON", "CA"),
+            ["Sudbury, MA"]
         );
     }
 
