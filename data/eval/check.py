@@ -54,7 +54,7 @@ def main():
         need(p.get("admin_code") in (US if p.get("country") == "US" else CA), f"{who}: bad publisher admin code")
         need(isinstance(it.get("title"), str) and it["title"].strip(), f"{who}: empty title")
         text = it.get("text") or ""
-        bare = re.sub(r"\b(?:[A-Z]\.){2,}|\b(?:Mass|Ont|Ore|Md|Ga|Ariz|Alta|Man|Wash|Calif|Va|Mo|Ind|St|Dr|Jr|Mt)\.|\b[ap]\.m\.", "", text)
+        bare = re.sub(r"\b(?:[A-Z]\.){2,}|\b(?:Mass|Ont|Ore|Md|Ga|Ariz|Alta|Man|Wash|Calif|Va|Mo|Ind|St|Ste|Dr|Jr|Mt|Fla|Pa|Que|Sask|Tenn|Minn|Wis|Kan|Ky|Conn|Okla|Nev|Neb|Mich|Ill|Colo|Tex|Ala|Ark|Miss|Mont|Wyo|Vt|Del|Nfld)\.|\b[ap]\.m\.", "", text)
         sentences = len(re.findall(r"[.!?](?:\s|$)", bare))
         if text.rstrip().endswith((".", "!", "?")) and not bare.rstrip().endswith((".", "!", "?")):
             sentences += 1  # ends with an abbreviation such as "B.C."

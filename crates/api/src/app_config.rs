@@ -21,12 +21,9 @@ pub struct AppConfig {
     build_id: String,
     locales: Vec<&'static str>,
     default_locale: &'static str,
-    #[schema(value_type = Vec<Object>)]
     countries: Vec<CountryEntry>,
-    #[schema(value_type = Object)]
     default_location: DefaultLocation,
     /// Keyed by iso (US, CA).
-    #[schema(value_type = Object)]
     default_cities: BTreeMap<&'static str, CityInfo>,
     route_rules: Vec<RouteRule>,
     /// SPEC §9.11 lazy images: attempts per image (app setting 1; D104).

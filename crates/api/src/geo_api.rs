@@ -85,6 +85,7 @@ impl CityDoc {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CityPage {
     pub list: Vec<CityDoc>,
+    #[schema(required = true)]
     pub next_page_token: Option<String>,
 }
 

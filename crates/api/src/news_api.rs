@@ -177,28 +177,33 @@ pub struct FeedPage {
     pub next_page_token: String,
     /// local: scope, city, area_name; location: area; media: media; special: special;
     /// others: `{}`.
-    #[schema(value_type = Object)]
     pub context: FeedContext,
 }
 
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, ToSchema)]
 pub struct FeedContext {
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub scope: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub city: Option<CityDoc>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub area_name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub area: Option<AreaRef>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub media: Option<MediaDoc>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub special: Option<SpecialDoc>,
 }
 
 /// The place of a `location` feed.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct AreaRef {
     pub id: AreaId,
     pub name: String,
@@ -206,14 +211,14 @@ pub struct AreaRef {
     pub kind: &'static str,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum AreaId {
     City(i64),
     State(String),
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct SpecialDoc {
     pub slug: String,
     pub title: String,

@@ -17,6 +17,7 @@ pub struct RouteRule {
     pub to: String,
     /// 301, 302, 307 or 308; default 302.
     #[serde(default = "default_redirect_status")]
+    #[schema(required = true)]
     pub status: u16,
 }
 

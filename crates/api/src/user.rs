@@ -13,40 +13,9 @@ use serde::{Deserialize, Serialize};
 use store::{GuestSessionRequest, LocationUpdate, NewGuest, UserId};
 use utoipa::ToSchema;
 
-/// SPEC §3.1 user in the server's form.
-#[derive(Serialize, ToSchema)]
-#[schema(as = User)]
-#[allow(dead_code)]
-pub struct UserDoc {
-    id: i64,
-    name: String,
-    photo: String,
-    email: String,
-    /// 1 when the call created this user.
-    is_new_user: i32,
-    /// §3.2: guest 0, email 1, facebook 2, google 3, apple 4, robot 99. Absent in the
-    /// location-update reply.
-    account_type: Option<i32>,
-    /// Milliseconds since 1970.
-    join_time: i64,
-    last_time: i64,
-    app_lang: String,
-    postal_code: String,
-    country: String,
-    admin_code: String,
-    city: String,
-    city_show: String,
-    city_id: i64,
-    lat: f64,
-    lon: f64,
-    /// 1 when the first visit came from an ad channel.
-    user_type: i32,
-}
-
 /// SPEC §3.13 login result: user and token.
 #[derive(Serialize, ToSchema)]
 pub struct UserAndToken {
-    #[schema(value_type = UserDoc)]
     pub user: UserServer,
     /// Send it back in the `token` header. Shown once; the server keeps only its hash.
     pub token: String,
@@ -131,7 +100,7 @@ pub async fn init(State(state): State<AppState>, call: Signed<InitRequest>) -> R
 /// The signed-in or guest user behind the token (SPEC §7.3).
 #[utoipa::path(post, path = "/api/user/info", tag = "user", request_body = Empty,
     params(crate::openapi::SignedHeaders),
-    responses((status = 200, description = "Envelope with the user", body = UserDoc),
+    responses((status = 200, description = "Envelope with the user", body = UserServer),
         (status = 401, description = "Missing, unknown or expired token")))]
 pub async fn info(State(state): State<AppState>, call: Signed<Empty>) -> Result<Response, ApiError> {
     let now = now_ms();

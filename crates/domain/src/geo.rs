@@ -62,21 +62,21 @@ impl Country {
 }
 
 /// §3.12 country entry: country, iso, languages with a name and a code.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CountryEntry {
     pub country: String,
     pub iso: String,
     pub languages: Vec<Language>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Language {
     pub name: String,
     pub code: String,
 }
 
 /// §3.4 city info, in the app's field names.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CityInfo {
     pub id: i64,
@@ -90,7 +90,7 @@ pub struct CityInfo {
 }
 
 /// §5.6 the default location used when the country is unsupported.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DefaultLocation {
     pub country: String,
     pub lang: String,

@@ -53,16 +53,21 @@ pub fn timestamp_millis(value: i64) -> i64 {
 }
 
 /// §3.1 user in the server's form: the API's field names and types.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(as = User)]
 pub struct UserServer {
     pub id: i64,
     pub name: String,
     pub photo: String,
     pub email: String,
+    /// 1 when the call created this user.
     pub is_new_user: i32,
-    /// Dropped from the location-update reply (§7), hence optional.
+    /// §3.2: guest 0, email 1, facebook 2, google 3, apple 4, robot 99. Dropped from the
+    /// location-update reply (§7), hence optional (absent, never null).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub account_type: Option<i32>,
+    /// Milliseconds since 1970.
     pub join_time: i64,
     pub last_time: i64,
     pub app_lang: String,
@@ -74,6 +79,7 @@ pub struct UserServer {
     pub city_id: i64,
     pub lat: f64,
     pub lon: f64,
+    /// 1 when the first visit came from an ad channel.
     pub user_type: i32,
 }
 

@@ -45,7 +45,7 @@ pub(crate) fn gazetteer() -> &'static Gazetteer {
 }
 
 /// Data lines of a TSV file: comments (`#`), blank lines and the header row skipped.
-fn rows(text: &'static str) -> impl Iterator<Item = (usize, Vec<&'static str>)> {
+pub(crate) fn rows(text: &'static str) -> impl Iterator<Item = (usize, Vec<&'static str>)> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))

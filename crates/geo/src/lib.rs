@@ -3,6 +3,7 @@
 //! `data/geo/build_gazetteer.py` regenerates it. Nothing here does I/O: the files are
 //! embedded and parsed once, on first use.
 
+mod admin_names;
 mod data;
 mod nearest;
 mod search;
@@ -10,9 +11,10 @@ mod search;
 use domain::geo::Country;
 use domain::locale::Locale;
 
+pub use admin_names::{AdminForm, AdminName, admin_names};
 pub use data::GeoError;
 pub use nearest::{NEARBY_KM, distance_km};
-pub use search::{Hit, Page, fold};
+pub use search::{Hit, Page, fold, long_forms};
 
 /// A GeoNames id. Its own type so it cannot be mixed up with other ids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -92,8 +94,9 @@ impl City {
         domain::geo::city_show(self.display_name(lang), self.admin_code)
     }
 
-    /// Every display name this city has in any language (for search keys).
-    fn exonym_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+    /// Every display name this city has in any language (search keys; the geotagger reads
+    /// "Nueva York" and "San Luis" as these cities).
+    pub fn exonym_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.exonyms.iter().flatten().map(|d| d.name)
     }
 }

@@ -45,6 +45,19 @@ fn variants(folded: &str) -> [String; 3] {
     [folded.to_string(), map(true), map(false)]
 }
 
+/// A folded name with its short forms spelled out ("st louis" → "saint louis", "ft
+/// worth" → "fort worth"), so "St. Paul", "Saint Paul" and "St-Jean" read the same; `None`
+/// when there is nothing to spell out.
+pub fn long_forms(folded: &str) -> Option<String> {
+    if !folded
+        .split(' ')
+        .any(|w| ABBREVIATIONS.iter().any(|(_, short)| w == *short))
+    {
+        return None;
+    }
+    Some(variants(folded)[2].clone())
+}
+
 struct Index {
     /// Folded keys, each ending in a space so a query ending in a separator ("st ")
     /// matches whole words only; with the index of the city they belong to.

@@ -342,3 +342,26 @@ fn display_names_follow_the_language() {
     assert_eq!(city(6077243).city_show(Locale::Fr), "Montréal, QC");
     assert_eq!(city(6077243).city_show(Locale::En), "Montreal, QC");
 }
+
+#[test]
+fn the_admin_names_parse_and_name_real_admins() {
+    use crate::admin_names::{ADMIN_NAMES_TSV, parse_admin_names};
+    let names = parse_admin_names(ADMIN_NAMES_TSV, ADMIN_TSV).unwrap();
+    assert!(names.len() > 100, "{}", names.len());
+    let find = |name: &str| names.iter().find(|n| n.name == name).map(|n| (n.admin_code, n.form));
+    assert_eq!(find("N.Y."), Some(("NY", AdminForm::Abbreviation)));
+    assert_eq!(find("Colombie-Britannique"), Some(("BC", AdminForm::Name)));
+    assert_eq!(find("Carolina del Norte"), Some(("NC", AdminForm::Name)));
+    let bad = parse_admin_names("h\nZZ\tUS\ten\tabbr\tZz.\n", ADMIN_TSV)
+        .err()
+        .unwrap();
+    assert_eq!(bad.to_string(), "admin-names.tsv line 2: US.ZZ is not in admin.tsv");
+}
+
+#[test]
+fn long_forms_spell_out_saint_fort_and_mount() {
+    assert_eq!(long_forms("st louis").as_deref(), Some("saint louis"));
+    assert_eq!(long_forms("sault ste marie").as_deref(), Some("sault sainte marie"));
+    assert_eq!(long_forms("ft worth").as_deref(), Some("fort worth"));
+    assert_eq!(long_forms("saint paul"), None);
+}

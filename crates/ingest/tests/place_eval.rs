@@ -69,30 +69,62 @@ fn geotagging_precision_and_recall_on_the_labelled_set() {
     if let Ok(path) = std::env::var("LW_EVAL_PREDICTIONS") {
         std::fs::write(path, &predictions).unwrap();
     }
-    let mut whole = None;
-    for (name, view) in VIEWS {
+    let score = |keep: &dyn Fn(&eval::Item) -> bool| {
         let (mut tp, mut predicted, mut gold, mut n) = (0, 0, 0, 0);
-        for (_, c) in items.iter().zip(&counts).filter(|(item, _)| in_view(item, view)) {
+        for (_, c) in items.iter().zip(&counts).filter(|(item, _)| keep(item)) {
             (tp, predicted, gold, n) = (tp + c.0, predicted + c.1, gold + c.2, n + 1);
         }
         let precision = tp as f64 / predicted.max(1) as f64;
         let recall = tp as f64 / gold.max(1) as f64;
-        eprintln!(
-            "geotagging on data/eval ({name}, {n} items): precision {precision:.3}, recall {recall:.3} \
-             ({tp} of {gold} gold, {predicted} predicted)"
-        );
+        (
+            precision,
+            recall,
+            format!(
+                "{n} items): precision {precision:.3}, recall {recall:.3} ({tp} of {gold} gold, {predicted} predicted)"
+            ),
+        )
+    };
+    let mut whole = None;
+    for (name, view) in VIEWS {
+        let (precision, recall, line) = score(&|item| in_view(item, view));
+        eprintln!("geotagging on data/eval ({name}, {line}");
         whole.get_or_insert((precision, recall));
     }
+    // The news-style items (issue 16, data/eval/README.md) and the set before them.
+    let (_, _, line) = score(&|item| !is_news_style(item));
+    eprintln!("geotagging on data/eval (e001-e319, {line}");
+    let (styles_p, styles_r, line) = score(&is_news_style);
+    eprintln!("geotagging on data/eval (news styles e320-, {line}");
     let (precision, recall) = whole.unwrap();
     assert!(
         precision >= FLOOR_P && recall >= FLOOR_R,
         "precision {precision:.3}, recall {recall:.3}"
     );
+    assert!(
+        styles_p >= FLOOR_STYLES_P && styles_r >= FLOOR_STYLES_R,
+        "news styles: precision {styles_p:.3}, recall {styles_r:.3}"
+    );
 }
 
-/// Issue 3's targets: city precision ≥ 0.9, recall ≥ 0.8, asserted on the whole set.
-/// Measured when written: 0.907 / 0.904 — on the same set the rules were tuned on (see
-/// docs/decisions.md D61). The halves are reported, not asserted: the rules were tuned on
-/// both, so the "held-out" half is not truly held out for places yet (D71).
-const FLOOR_P: f64 = 0.90;
-const FLOOR_R: f64 = 0.80;
+/// Items e320 onwards: the news styles issue 16 found missed (AP abbreviations, admin
+/// names read as cities, territories, Saint/St., localized admin names, longer names).
+fn is_news_style(item: &eval::Item) -> bool {
+    item.json["id"]
+        .as_str()
+        .and_then(|id| id.strip_prefix('e'))
+        .and_then(|n| n.parse::<u32>().ok())
+        >= Some(320)
+}
+
+/// Floors on the whole set, a little under what was measured: 0.907 / 0.904 on e001–e319
+/// when issue 3 set precision ≥ 0.9, recall ≥ 0.8 (D61); 0.922 / 0.930 on all 414 items
+/// after issue 16's rules (D215). Both on sets the rules were tuned on. The halves are
+/// reported, not asserted: the rules were tuned on both, so the "held-out" half is not
+/// truly held out for places yet (D71).
+const FLOOR_P: f64 = 0.91;
+const FLOOR_R: f64 = 0.91;
+/// Issue 16's targets on the news-style items are precision ≥ 0.9, recall ≥ 0.85; measured
+/// 0.989 / 0.989 (D215; 0.938 / 0.938 on the 15 items written after the rules, when first
+/// measured).
+const FLOOR_STYLES_P: f64 = 0.95;
+const FLOOR_STYLES_R: f64 = 0.95;

@@ -1,10 +1,7 @@
 /** SPEC §2.22 route rules: a path may redirect, also to an external address. */
+import type { components } from './api/schema';
 
-export interface RouteRule {
-  from: string;
-  to: string;
-  status: number;
-}
+export type RouteRule = components['schemas']['RouteRule'];
 
 function trimSlash(path: string): string {
   return path.length > 1 ? path.replace(/\/+$/, '') : path;

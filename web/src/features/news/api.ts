@@ -4,14 +4,8 @@
  * always has the same key (and the first-load payload can be matched against it).
  */
 import type { ApiClient } from '../../lib/api';
-import {
-  normalizeMediaSource,
-  normalizeNewsItem,
-  normalizePage,
-  type MediaSource,
-  type NewsItem,
-  type Page,
-} from './model';
+import type { components } from '../../lib/api/schema';
+import { normalizeMediaSource, normalizeNewsItem, normalizePage, type NewsItem } from './model';
 
 export type Params = Record<string, string>;
 
@@ -43,42 +37,20 @@ export const PAGED_PATHS = new Set([FEED_PATH, SEARCH_NEWS_PATH, SEARCH_MEDIA_PA
 export type FeedChannel =
   'local' | 'latest' | 'top' | 'category' | 'location' | 'media' | 'special';
 
-export interface City {
-  id: number;
-  name: string;
-  admin_code: string;
-  iso: string;
-  city_show: string;
-}
+type Schemas = components['schemas'];
 
-export interface FeedContext {
-  scope?: 'city' | 'nearby' | 'state' | 'country';
-  city?: City;
-  area_name?: string;
-  area?: { id: number | string; name: string; kind: 'city' | 'state' };
-  media?: MediaSource;
-  special?: { slug: string; title: string; description: string };
-}
+/** What a feed is about: local scope and city, location area, publisher or special. */
+export type FeedContext = Schemas['FeedContext'];
 
-export interface FeedPage extends Page<NewsItem> {
-  context: FeedContext;
-}
+export type FeedPage = Schemas['FeedPage'];
 
-export interface SearchNewsPage extends Page<NewsItem> {
-  terms: string[];
-}
+export type SearchNewsPage = Schemas['SearchNewsPage'];
 
-export interface NewsDetail {
-  news: NewsItem;
-  media: MediaSource;
-  cluster: NewsItem[];
-  related: NewsItem[];
-}
+export type MediaPage = Schemas['MediaPage'];
 
-export interface Category {
-  id: string;
-  name: string;
-}
+export type NewsDetail = Schemas['NewsDetail'];
+
+export type Category = Schemas['CategoryDoc'];
 
 type Raw = Record<string, unknown>;
 const record = (value: unknown): Raw => (value && typeof value === 'object' ? (value as Raw) : {});
@@ -99,7 +71,7 @@ export function readSearchNewsPage(raw: unknown): SearchNewsPage {
   };
 }
 
-export function readMediaPage(raw: unknown): Page<MediaSource> {
+export function readMediaPage(raw: unknown): MediaPage {
   return normalizePage(raw, normalizeMediaSource);
 }
 

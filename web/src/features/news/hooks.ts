@@ -20,11 +20,12 @@ import {
   type Category,
   type FeedChannel,
   type FeedPage,
+  type MediaPage,
   type NewsDetail,
   type Params,
   type SearchNewsPage,
 } from './api';
-import type { MediaSource, Page } from './model';
+import type { Page } from './model';
 import { payloadDataFor } from './seed';
 
 /** Who is reading: the UI language, the country and the city (user, else cookies). */
@@ -152,7 +153,7 @@ export function useSearchNews(search: NewsSearch) {
 
 /** GET /api/search/media; idle while there is no query. */
 export function useSearchMedia(q: string) {
-  return usePagedQuery<Page<MediaSource>>(SEARCH_MEDIA_PATH, cleanParams({ q }), {
+  return usePagedQuery<MediaPage>(SEARCH_MEDIA_PATH, cleanParams({ q }), {
     enabled: q.trim() !== '',
   });
 }

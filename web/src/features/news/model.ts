@@ -2,79 +2,22 @@
  * SPEC §3 news item, area and media source as the read API sends them
  * (docs/api-reading.md), and the §3 derived news values, in one place.
  */
+import type { components } from '../../lib/api/schema';
 import { toMillis, toNumber, toText } from '../../lib/parse';
 
 /** §9.5 news types. */
 export const NewsType = { article: 1, video: 3, audio: 4 } as const;
 
-/** §3 Area (plus the admin code the read API adds). */
-export interface Area {
-  id: number | string;
-  name: string;
-  name_map: Record<string, string>;
-  country: string;
-  admin_code: string;
-}
+type Schemas = components['schemas'];
+
+/** §3 Area (plus the admin code the read API adds), as the OpenAPI document describes it. */
+export type Area = Schemas['AreaDoc'];
 
 /** §3 News item with the flat media fields and the read API's extensions. */
-export interface NewsItem {
-  news_id: number;
-  title: string;
-  org_img_url: string;
-  img_url: string;
-  thumbnail_url: string;
-  video_url: string;
-  voice_url: string;
-  content: string;
-  content_type: string;
-  content_total_length: number;
-  description: string;
-  summary: string;
-  copyrighted: number;
-  type: number;
-  publish_time: number;
-  link_url: string;
-  author: string;
-  category_id: string;
-  is_hot: number;
-  hot_word_flag: number;
-  tags: string[];
-  area_list: Area[];
-  read_count: number;
-  like_count: number;
-  share_count: number;
-  comment_count: number;
-  media_id: number;
-  media_name: string;
-  media_icon: string;
-  media_home_url: string;
-  media_follow: number;
-  lang: string;
-  cluster_id: number;
-  cluster_size: number;
-}
+export type NewsItem = Schemas['NewsItem'];
 
 /** §3 Media source (publisher). */
-export interface MediaSource {
-  media_id: number;
-  name: string;
-  icon_url: string;
-  home_url: string;
-  about: string;
-  contact: string;
-  category_id: string;
-  category_top_id: string;
-  /** Country. */
-  area1: string;
-  /** State or province. */
-  area2: string;
-  /** City. */
-  area3: string;
-  follow_status: number;
-  city_id: number;
-  lang: string;
-  item_count: number;
-}
+export type MediaSource = Schemas['MediaDoc'];
 
 /** §3 paged lists: a list plus a next-page token ("" on the last page). */
 export interface Page<T> {
@@ -94,7 +37,7 @@ function normalizeArea(raw: unknown): Area {
     if (typeof name === 'string' && name) name_map[lang] = name;
   }
   return {
-    id: typeof r.id === 'string' ? r.id : toNumber(r.id),
+    id: toNumber(r.id),
     name: toText(r.name),
     name_map,
     country: toText(r.country),

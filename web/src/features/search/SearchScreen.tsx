@@ -13,7 +13,7 @@ import {
   useSearchNews,
   type MediaSource,
   type NewsItem,
-  type Page,
+  type MediaPage,
   type SearchNewsPage,
 } from '../news';
 import { localizePath } from '../../lib/locale';
@@ -187,7 +187,7 @@ function MediaResults({ q }: { q: string }) {
       {q === '' ? (
         <EmptyState title={t('Search_StartMedia')} hint={t('Search_StartMediaHint')} />
       ) : (
-        <PagedList<MediaSource, Page<MediaSource>>
+        <PagedList<MediaSource, MediaPage>
           query={query}
           itemKey={(media) => media.media_id}
           listClassName="news-list news-list--single"

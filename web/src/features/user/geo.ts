@@ -1,23 +1,25 @@
 /** The gazetteer calls the city picker uses (D32, D33) and §3 city conversions. */
 import type { ApiClient } from '../../lib/api';
+import type { components } from '../../lib/api/schema';
 import { toNumber, toText } from '../../lib/parse';
 import { PRODUCT_CODES, type ProductCode } from '../../lib/locale';
 import type { CityInfo } from './model';
 
-/** §3 City (catalogue) as the geo API answers it (D32). */
-export interface GeoCity {
-  id: number;
-  name: string;
-  name_ascii: string;
-  lat: number;
-  lon: number;
-  admin_name: string;
-  admin_code: string;
-  country: string;
-  iso: string;
-  postal_code: string;
-  city_show: string;
-}
+/** §3 City (catalogue) as the geo API answers it (D32): the fields the app reads. */
+export type GeoCity = Pick<
+  components['schemas']['CityDoc'],
+  | 'id'
+  | 'name'
+  | 'name_ascii'
+  | 'lat'
+  | 'lon'
+  | 'admin_name'
+  | 'admin_code'
+  | 'country'
+  | 'iso'
+  | 'postal_code'
+  | 'city_show'
+>;
 
 export function normalizeGeoCity(raw: unknown): GeoCity {
   const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;

@@ -1,4 +1,5 @@
 /** SPEC §3.1–§3.4 user and city shapes. */
+import type { components } from '../../lib/api/schema';
 import { toMillis, toNumber, toText } from '../../lib/parse';
 
 /** §3.2 account types. */
@@ -11,44 +12,25 @@ export const AccountType = {
   robot: 99,
 } as const;
 
-/** §3.1 user, server form. */
-export interface User {
-  id: number;
-  name: string;
-  photo: string;
-  email: string;
-  is_new_user: number;
-  account_type: number;
-  join_time: number;
-  last_time: number;
-  app_lang: string;
-  postal_code: string;
-  country: string;
-  admin_code: string;
-  city: string;
-  city_show: string;
-  city_id: number;
-  lat: number;
-  lon: number;
-  user_type: number;
-}
+type Schemas = components['schemas'];
 
-export interface LoginResult {
-  user: User;
-  token: string;
-}
+/**
+ * §3.1 user, server form, as the app keeps it: account_type is always filled in (the
+ * location-update reply omits it; the app keeps the previous one).
+ */
+export type User = Required<Schemas['User']>;
+
+/** §3.13 login result: user and token. */
+export type LoginResult = Schemas['UserAndToken'];
+
+/** §7.1 `/user/init` body. */
+export type InitRequest = Schemas['InitRequest'];
+
+/** §7.11 `/user/location/update` body. */
+export type LocationRequest = Schemas['LocationRequest'];
 
 /** §3.4 city info. */
-export interface CityInfo {
-  id: number;
-  name: string;
-  iso: string;
-  lang: string;
-  adminCode: string;
-  postalCode: string;
-  lat: number;
-  lon: number;
-}
+export type CityInfo = Schemas['CityInfo'];
 
 /** §3.3 the display string "City, AdminCode" (either part may be missing). */
 export function cityShow(city: string, adminCode: string): string {

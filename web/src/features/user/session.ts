@@ -14,6 +14,8 @@ import {
   cityShow,
   normalizeUser,
   type CityInfo,
+  type InitRequest,
+  type LocationRequest,
   type LoginResult,
   type User,
 } from './model';
@@ -62,9 +64,8 @@ export function createSession(deps: SessionDeps) {
     let isNew = false;
     let user = deps.getUser();
     if (!settings.get('token')) {
-      const result = await api.post<LoginResult>('/user/init', {
-        user_type: userTypeForChannel(channel),
-      });
+      const request: InitRequest = { user_type: userTypeForChannel(channel) };
+      const result = await api.post<LoginResult>('/user/init', request);
       user = normalizeUser(result.user);
       isNew = user.is_new_user === 1;
       saveUser(user, result.token);
@@ -99,12 +100,9 @@ export function createSession(deps: SessionDeps) {
       lang,
       admin_code: city.adminCode,
       postal_code: city.postalCode,
-    };
+    } satisfies LocationRequest;
     try {
-      const result = await api.post<{ user: unknown; token?: string }>(
-        '/user/location/update',
-        body,
-      );
+      const result = await api.post<LoginResult>('/user/location/update', body);
       const reply = normalizeUser(result.user);
       const previous = deps.getUser();
       const user: User = {
