@@ -412,6 +412,28 @@ export interface components {
             postal_code: string;
         };
         Empty: Record<string, never>;
+        /**
+         * @description A successful non-GET answer when the server runs with `--encrypt-responses`
+         *     (`LOCALWIRE_ENCRYPT_RESPONSES`; SPEC §7.22, D220): `data` is null and the data travels
+         *     in `edata`, base64url without padding of nonce (12 bytes) ‖ ciphertext ‖ tag (16
+         *     bytes), AES-256-GCM over the JSON text of the data, no associated data, with the key
+         *     SHA-256("localwire-response-key" + sign word). The sign word is in every page, so this
+         *     is an anti-scraping measure, not a security boundary. Error answers (code ≠ 0) and GET
+         *     answers are never encrypted.
+         */
+        EncryptedAnswer: {
+            /**
+             * Format: int32
+             * @description Always 0: only successes are encrypted.
+             */
+            code: number;
+            /** @description Always null: the data is in `edata`. */
+            data?: Record<string, never> | null;
+            /** @description base64url(nonce ‖ ciphertext ‖ tag); decrypts to the JSON the `data` field would hold. */
+            edata: string;
+            /** @description "ok". */
+            message: string;
+        };
         FeedContext: {
             area?: components["schemas"]["AreaRef"];
             area_name?: string;
@@ -1147,7 +1169,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Envelope with the user */
+            /** @description Envelope with the user With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1189,7 +1211,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Envelope with `{user, token}` */
+            /** @description Envelope with `{user, token}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1231,7 +1253,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Envelope with `{user, token}`; user has no account_type */
+            /** @description Envelope with `{user, token}`; user has no account_type With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1280,7 +1302,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Envelope with a new guest `{user, token}` */
+            /** @description Envelope with a new guest `{user, token}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
             200: {
                 headers: {
                     [name: string]: unknown;
