@@ -6,6 +6,7 @@
 use super::cookie;
 use super::locale::{Rendering, query_value};
 use super::routes::RouteMatch;
+use super::shared::{home_section_size, leads_with_first};
 use crate::envelope::ApiError;
 use crate::geo_api::Params;
 use crate::i18n::t_with;
@@ -24,9 +25,6 @@ pub const DETAIL: &str = "/api/news/detail";
 pub const CATEGORIES: &str = "/api/news/categories";
 pub const SEARCH_NEWS: &str = "/api/search/news";
 pub const SEARCH_MEDIA: &str = "/api/search/media";
-
-/// Stories in each of the home's local and top sections (web `HOME_SECTION_SIZE`).
-pub const HOME_SECTION_SIZE: usize = 7;
 
 /// One API call of a screen: its path and the parameters the server used.
 #[derive(Debug, Clone)]
@@ -307,23 +305,12 @@ async fn feed_page(state: &AppState, call: Call, categories: Option<Call>, now: 
     page
 }
 
-/// Screens that show their first story as a large lead card (the SPA's `leadFirst`).
-const LEAD_FIRST: [&str; 7] = [
-    "home",
-    "local",
-    "local-city",
-    "top-news",
-    "category",
-    "location",
-    "special",
-];
-
 /// The image the first screen of route `route` shows largest, for the head to preload
 /// (D147): an article's main image, or a lead card's thumbnail (§3 derived values).
 pub fn lead_image<'a>(route: &str, page: &'a PageData) -> Option<&'a str> {
     let url = if route == "article" {
         page.article.as_ref()?.image.as_str()
-    } else if LEAD_FIRST.contains(&route) {
+    } else if leads_with_first(route) {
         Some(thumbnail_of(&page.main.as_ref()?.1["list"][0])).filter(|u| !u.is_empty())?
     } else {
         return None;
@@ -358,10 +345,10 @@ pub async fn page_data(
             let city = reader_city_id(r, headers).to_string();
             let local = feed_call(
                 "local",
-                &scoped(&[("city_id", city), ("size", HOME_SECTION_SIZE.to_string())]),
+                &scoped(&[("city_id", city), ("size", home_section_size().to_string())]),
             );
             let mut page = feed_page(state, local, None, now).await;
-            let top = feed_call("top", &scoped(&[("size", HOME_SECTION_SIZE.to_string())]));
+            let top = feed_call("top", &scoped(&[("size", home_section_size().to_string())]));
             let latest = feed_call("latest", &scoped(&[]));
             for call in [top, latest, categories()] {
                 if let Some(done) = answered(state, call, now).await {

@@ -8,6 +8,7 @@ pub mod kept;
 pub mod locale;
 pub mod preload;
 pub mod routes;
+pub mod shared;
 pub mod shell;
 
 use crate::assets;
@@ -196,11 +197,15 @@ fn city_label(r: &Rendering, headers: &HeaderMap) -> Option<String> {
         cookie(headers, name)
             .map(|v| percent_decode_str(v).decode_utf8_lossy().trim().to_string())
             .filter(|v| !v.is_empty() && v.chars().count() <= 100)
+            .unwrap_or_default()
     };
-    match setting("city") {
-        Some(city) => Some(domain::geo::city_show(&city, &setting("adminCode").unwrap_or_default())),
-        None => geo::by_id(geo::CityId(data::reader_city_id(r, headers))).map(|c| c.city_show(r.locale)),
+    // The page does not know the user: the settings' city (D235's shared rule), else
+    // the city the page is written for.
+    let label = domain::geo::reader_city_label(None, &setting("city"), &setting("adminCode"));
+    if !label.is_empty() {
+        return Some(label);
     }
+    geo::by_id(geo::CityId(data::reader_city_id(r, headers))).map(|c| c.city_show(r.locale))
 }
 
 /// The language/country pair the switcher shows (web `currentCode`): the applied `c`,

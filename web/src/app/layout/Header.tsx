@@ -2,10 +2,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Suspense } from 'react';
 import {
-  cityShow,
   CityPickerDialog,
   closeCityPicker,
   openCityPicker,
+  readerCityLabel,
   useCityPickerOpen,
 } from '../../features/user';
 import { localizePath } from '../../lib/locale';
@@ -13,12 +13,15 @@ import { useRouteHandle, useServices, useUser } from '../context';
 import { LocaleSwitcher } from './LocaleSwitcher';
 import { Logo } from './Logo';
 
-/** §3.3 cityShow of the user, else of the stored settings. */
+/** §3.3 cityShow of the user, else of the stored settings (D235). */
 function useCityLabel(): string | null {
   const user = useUser();
   const { settings } = useServices();
-  const fromUser = user ? user.city_show || cityShow(user.city, user.admin_code) : '';
-  return fromUser || cityShow(settings.get('city') ?? '', settings.get('adminCode') ?? '') || null;
+  const label = readerCityLabel(user, {
+    city: settings.get('city'),
+    adminCode: settings.get('adminCode'),
+  });
+  return label || null;
 }
 
 export function Header() {

@@ -2,28 +2,9 @@
 //! main navigation and footer.
 
 use super::Writer;
+use crate::pages::shared::SCREENS;
 use crate::pages::shell::escape_html;
 use domain::locale::CountryLanguage;
-
-/// The main navigation (web `NAV_ITEMS`).
-const NAV_ITEMS: [(&str, &str); 8] = [
-    ("/", "Nav_Home"),
-    ("/local", "Nav_Local"),
-    ("/latest", "Nav_Latest"),
-    ("/top-news", "Nav_Top"),
-    ("/search", "Nav_Search"),
-    ("/weather", "Nav_Weather"),
-    ("/realtime-trends", "Nav_Trends"),
-    ("/today-in-history", "Nav_History"),
-];
-
-/// The footer's links (web `FOOTER_LINKS`).
-const FOOTER_LINKS: [(&str, &str); 4] = [
-    ("/setting/block-list", "Title_setting_block_list"),
-    ("/setting/following-tags", "Title_setting_following_tags"),
-    ("/setting/explore-channels", "Title_setting_explore_channels"),
-    ("/user", "Nav_Account"),
-];
 
 const LOGO: &str = concat!(
     r#"<svg class="logo" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">"#,
@@ -61,7 +42,9 @@ pub(super) fn default_layout(w: &mut Writer, screen: &str) {
     w.raw(r#"<nav class="main-nav" aria-label=""#)
         .text(label)
         .raw(r#""><ul class="main-nav__list">"#);
-    for (path, key) in NAV_ITEMS {
+    // The main navigation and the footer's links: the app's lists (D235).
+    for link in &SCREENS.nav {
+        let (path, key) = (link.path.as_str(), link.key.as_str());
         let href = w.href(path);
         let current = if is_active(path, w.cx.rest) {
             r#"aria-current="page" class="main-nav__link active""#
@@ -82,9 +65,9 @@ pub(super) fn default_layout(w: &mut Writer, screen: &str) {
         .raw(r#"</p><nav aria-label=""#)
         .text(settings)
         .raw(r#""><ul class="site-footer__links">"#);
-    for (path, key) in FOOTER_LINKS {
-        let href = w.href(path);
-        let name = w.t(key);
+    for link in &SCREENS.footer {
+        let href = w.href(&link.path);
+        let name = w.t(&link.key);
         w.raw(&format!(r#"<li><a href="{href}">"#)).text(name).raw("</a></li>");
     }
     w.raw("</ul></nav></footer></div>");

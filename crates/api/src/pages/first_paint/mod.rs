@@ -14,6 +14,8 @@
 
 mod layout;
 mod news;
+#[cfg(test)]
+mod shared_rules;
 mod time;
 
 use super::data::{CATEGORIES, DETAIL, FEED, PageData, SEARCH_NEWS};

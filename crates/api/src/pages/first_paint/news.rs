@@ -3,7 +3,8 @@
 
 use super::time::{iso, relative_time};
 use super::{CATEGORIES, DETAIL, FEED, SEARCH_NEWS, Writer};
-use crate::pages::data::{HOME_SECTION_SIZE, main_image_of, thumbnail_of};
+use crate::pages::data::{main_image_of, thumbnail_of};
+use crate::pages::shared::{home_section_size, leads_with_first};
 use crate::pages::shell::escape_html;
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
@@ -318,7 +319,7 @@ fn fold_char(c: char) -> String {
         .collect()
 }
 
-fn highlight_parts<'t>(text: &'t str, terms: &[String]) -> Vec<(&'t str, bool)> {
+pub(super) fn highlight_parts<'t>(text: &'t str, terms: &[String]) -> Vec<(&'t str, bool)> {
     let mut wanted: Vec<String> = terms
         .iter()
         .map(|t| t.trim().chars().map(fold_char).collect::<String>())
@@ -409,11 +410,11 @@ pub(super) fn home(w: &mut Writer) -> Option<()> {
         let more = w.t("Home_MoreLocal");
         feed_section(w, &title, Some(("/local", &more)), |w| {
             scope_note(w, &local["context"], &city);
-            feed_or_empty(w, local, Some(HOME_SECTION_SIZE), true);
+            feed_or_empty(w, local, Some(home_section_size()), leads_with_first(w.cx.route));
         });
         let (title, more) = (w.t("Section_TopStories"), w.t("Home_MoreTop"));
         feed_section(w, &title, Some(("/top-news", &more)), |w| match top {
-            Some(top) => feed_or_empty(w, top, Some(HOME_SECTION_SIZE), false),
+            Some(top) => feed_or_empty(w, top, Some(home_section_size()), false),
             None => list_skeleton(w, 4),
         });
         w.raw(r#"<div class="home__slot" data-slot="trends"></div>"#);
@@ -480,7 +481,7 @@ pub(super) fn category(w: &mut Writer) -> Option<()> {
     let lede = w.t_with("Category_Lede", &[("category", &name)]);
     screen_titled(w, &name, &lede, |w| {
         category_tabs(w);
-        feed_or_empty(w, data, None, true);
+        feed_or_empty(w, data, None, leads_with_first(w.cx.route));
     });
     Some(())
 }
@@ -501,7 +502,7 @@ pub(super) fn local(w: &mut Writer) -> Option<()> {
         };
         feed_section(w, &title, None, |w| {
             scope_note(w, &data["context"], &city);
-            feed_or_empty(w, data, None, true);
+            feed_or_empty(w, data, None, leads_with_first(w.cx.route));
         });
     });
     Some(())
@@ -510,14 +511,8 @@ pub(super) fn local(w: &mut Writer) -> Option<()> {
 /// The city a local feed is for, as the screens name it (`reader.label`, else the
 /// feed's own city).
 fn reader_city(w: &Writer, local: &Value) -> String {
-    w.cx.city_label
-        .clone()
-        .filter(|c| !c.is_empty())
-        .or_else(|| {
-            let show = str_of(&local["context"]["city"], "city_show");
-            (!show.is_empty()).then(|| show.to_string())
-        })
-        .unwrap_or_default()
+    let label = w.cx.city_label.as_deref().unwrap_or_default();
+    domain::geo::local_section_city(label, str_of(&local["context"]["city"], "city_show"))
 }
 
 /// `latest.tsx` and `top-news.tsx`: tabs, then the feed with a lead card.
@@ -525,7 +520,7 @@ pub(super) fn feed_screen(w: &mut Writer) -> Option<()> {
     let data = w.call(FEED, None)?;
     screen(w, |w| {
         category_tabs(w);
-        feed_or_empty(w, data, None, true);
+        feed_or_empty(w, data, None, leads_with_first(w.cx.route));
     });
     Some(())
 }
@@ -693,14 +688,18 @@ fn leaves_the_allow_list(html: &str) -> bool {
     })
 }
 
-/// The host of a URL without `www.` (web `hostOf`).
-fn host_of(url: &str) -> &str {
-    let Some((_, rest)) = url.split_once("://") else {
-        return "";
+/// The host of a URL without `www.` (web `hostOf`, D235): the WHATWG URL parser's host
+/// and port, "" when `url` is not an absolute URL.
+pub(super) fn host_of(url: &str) -> String {
+    let Ok(parsed) = url::Url::parse(url) else {
+        return String::new();
     };
-    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host = host.rsplit('@').next().unwrap_or_default();
-    host.strip_prefix("www.").unwrap_or(host)
+    let host = match (parsed.host_str(), parsed.port()) {
+        (Some(host), Some(port)) => format!("{host}:{port}"),
+        (Some(host), None) => host.to_string(),
+        (None, _) => return String::new(),
+    };
+    host.strip_prefix("www.").map_or_else(|| host.clone(), str::to_string)
 }
 
 fn original_link(w: &mut Writer, news: &Value, publisher: &str) {
@@ -709,6 +708,7 @@ fn original_link(w: &mut Writer, news: &Value, publisher: &str) {
         return;
     }
     let host = host_of(link);
+    let host = host.as_str();
     let note = w.t_with(
         "Article_OriginalNote",
         &[("host", if host.is_empty() { publisher } else { host })],

@@ -15,7 +15,7 @@ import {
   toCityInfo,
   type GeoCity,
 } from '../geo';
-import { cityShow } from '../model';
+import { cityShow, readerCityLabel } from '../model';
 
 /** Typing pauses this long before the gazetteer is asked. */
 export const CITY_SEARCH_DEBOUNCE_MS = 250;
@@ -142,8 +142,10 @@ export default function CityPicker({ onClose }: { onClose: () => void }) {
     }
   }
 
-  const current =
-    user?.city_show || cityShow(settings.get('city') ?? '', settings.get('adminCode') ?? '');
+  const current = readerCityLabel(user, {
+    city: settings.get('city'),
+    adminCode: settings.get('adminCode'),
+  });
   const searching = q !== '';
   const shown = searching ? (results.data ?? []) : (defaults.data ?? []);
   const status = searching
