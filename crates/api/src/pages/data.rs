@@ -307,9 +307,12 @@ async fn feed_page(state: &AppState, call: Call, categories: Option<Call>, now: 
     page
 }
 
-/// Screens that show their first story as a large lead card (the SPA's `leadFirst`).
-const LEAD_FIRST: [&str; 7] = [
+/// Screens that show their first story as a large lead card (the SPA's `leadFirst`; the
+/// first screen's writer reads it too, and the golden test, D230, checks it against the
+/// app's screens).
+pub const LEAD_FIRST: [&str; 8] = [
     "home",
+    "latest",
     "local",
     "local-city",
     "top-news",
