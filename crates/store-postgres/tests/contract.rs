@@ -203,3 +203,35 @@ async fn two_servers_writing_the_same_rows_at_once_both_succeed() {
         "every story's stats match its items"
     );
 }
+
+/// Servers started together load the demo one after the other (D210): the start-up lock
+/// is held by one at a time, and given back by `release` or by dropping it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_startup_lock_is_held_by_one_server_at_a_time() {
+    use std::time::Duration;
+    use store::Store;
+    let Some(options) = testing::fresh_database().await else {
+        eprintln!("skipped: TEST_DATABASE_URL is not set");
+        return;
+    };
+    let first = PgStore::connect_with(options.clone()).await.unwrap();
+    let second = PgStore::connect_with(options).await.unwrap();
+    let held = first.startup_lock().await.unwrap();
+    let waiting = tokio::spawn(async move { second.startup_lock().await.unwrap() });
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert!(
+        !waiting.is_finished(),
+        "the second server waits while the first holds the lock"
+    );
+    held.release().await;
+    let taken = tokio::time::timeout(Duration::from_secs(10), waiting)
+        .await
+        .expect("the second server takes the lock once it is given back")
+        .unwrap();
+    drop(taken);
+    let again = tokio::time::timeout(Duration::from_secs(10), first.startup_lock())
+        .await
+        .expect("a dropped lock is given back too")
+        .unwrap();
+    again.release().await;
+}
