@@ -235,3 +235,21 @@ async fn the_startup_lock_is_held_by_one_server_at_a_time() {
         .unwrap();
     again.release().await;
 }
+
+/// Migrations run under sqlx's advisory lock (D210): servers connecting to an empty
+/// database at the same moment both find it migrated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn servers_migrating_an_empty_database_at_once_both_succeed() {
+    for _ in 0..3 {
+        let Some(options) = testing::fresh_database().await else {
+            eprintln!("skipped: TEST_DATABASE_URL is not set");
+            return;
+        };
+        let (a, b) = tokio::join!(
+            PgStore::connect_with(options.clone()),
+            PgStore::connect_with(options.clone())
+        );
+        a.expect("the first server migrates");
+        b.expect("the second server migrates");
+    }
+}
