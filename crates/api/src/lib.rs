@@ -138,7 +138,7 @@ pub fn router(state: AppState) -> Router {
         .route("/demo/media/{*path}", get(demo_media::serve))
         .fallback(pages::handle)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
+        .layer(axum::middleware::from_fn_with_state(state.metrics.clone(), metrics::track))
         .layer(
             CompressionLayer::new().compress_when(
                 // Audio and video are compressed already, and must keep their byte ranges.

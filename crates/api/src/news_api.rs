@@ -19,7 +19,6 @@ use ingest::categorize::CATEGORIES;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::future::Future;
-use std::sync::{Arc, Mutex};
 use store::content::{After, ListFilter, Listing, NewsRow, PlaceKey, SearchQuery};
 use utoipa::{IntoParams, ToSchema};
 
@@ -43,8 +42,8 @@ pub const QUERY_MAX_CHARS: usize = 200;
 /// Cache lifetimes (seconds) of lists and of details.
 pub const LIST_MAX_AGE: u32 = 30;
 pub const DETAIL_MAX_AGE: u32 = 60;
-/// How long the set of publisher cities is reused before it is read again.
-const PUBLISHER_CITIES_TTL_MS: i64 = 60_000;
+
+pub mod publisher_cities;
 
 const CHANNELS: &str = "local, latest, top, category, location, media, special";
 
@@ -378,38 +377,6 @@ impl Scope {
     }
 }
 
-/// The cities publishers are in, read from the store at most once a minute: a nearby
-/// feed includes every publisher city in range even when it is not among the nearest.
-#[derive(Default)]
-pub struct PublisherCities(Mutex<Option<(i64, Arc<Vec<i64>>)>>);
-
-impl PublisherCities {
-    async fn get(&self, state: &AppState, now: i64) -> Arc<Vec<i64>> {
-        if let Ok(guard) = self.0.lock()
-            && let Some((at, ids)) = guard.as_ref()
-            && now - at < PUBLISHER_CITIES_TTL_MS
-        {
-            return ids.clone();
-        }
-        let ids = match state.store.export_publishers().await {
-            Ok(list) => {
-                let mut ids: Vec<i64> = list.iter().map(|(m, _)| m.city_id).filter(|id| *id > 0).collect();
-                ids.sort_unstable();
-                ids.dedup();
-                Arc::new(ids)
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "reading publisher cities for a nearby feed");
-                Arc::new(Vec::new())
-            }
-        };
-        if let Ok(mut guard) = self.0.lock() {
-            *guard = Some((now, ids.clone()));
-        }
-        ids
-    }
-}
-
 /// The city and the cities within [`NEARBY_KM`]: the [`NEARBY_MAX_CITIES`] nearest, plus
 /// publisher cities in range.
 pub fn nearby_cities(city: &City, publisher_cities: &[i64]) -> Vec<i64> {
@@ -441,7 +408,7 @@ async fn scope_places(state: &AppState, city: &City, scope: Scope, now: i64) -> 
     match scope {
         Scope::City => vec![PlaceKey::City(city.id.0)],
         Scope::Nearby => {
-            let pubs = state.publisher_cities.get(state, now).await;
+            let pubs = state.publisher_cities.get(state.store.as_ref(), now).await;
             nearby_cities(city, &pubs).into_iter().map(PlaceKey::City).collect()
         }
         Scope::State => vec![PlaceKey::State {

@@ -24,6 +24,8 @@ function useCityLabel(): string | null {
 export function Header() {
   const { t } = useTranslation();
   const { locale } = useRouteHandle();
+  const { api, session, settings } = useServices();
+  const user = useUser();
   const city = useCityLabel();
   const pickerOpen = useCityPickerOpen();
   return (
@@ -52,7 +54,14 @@ export function Header() {
       </p>
       {pickerOpen && (
         <Suspense fallback={null}>
-          <CityPickerDialog onClose={closeCityPicker} />
+          <CityPickerDialog
+            onClose={closeCityPicker}
+            api={api}
+            session={session}
+            settings={settings}
+            user={user}
+            locale={locale}
+          />
         </Suspense>
       )}
       <LocaleSwitcher />
