@@ -3,9 +3,9 @@
 //! SPA will send, so `data` is exactly what `GET {path}?{params}` answers. Article and
 //! share pages also get their story's title, description, image and NewsArticle data.
 
-use super::{CITY_COOKIE, ISO_COOKIE, cookie};
 use super::locale::{Rendering, query_value};
 use super::routes::RouteMatch;
+use super::{CITY_COOKIE, ISO_COOKIE, cookie};
 use crate::envelope::ApiError;
 use crate::geo_api::Params;
 use crate::i18n::t_with;
@@ -104,11 +104,11 @@ pub async fn run(state: &AppState, call: &Call, now: i64) -> Result<Value, ApiEr
 async fn run_uncached(state: &AppState, call: &Call, now: i64) -> Result<Value, ApiError> {
     let params = Params::from_pairs(call.params.clone());
     let value = match call.path {
-        FEED => serde_json::to_value(news_api::feed(state, &params, now).await?),
-        DETAIL => serde_json::to_value(news_api::detail(state, &params, now).await?),
-        CATEGORIES => serde_json::to_value(news_api::categories(&params)?),
-        SEARCH_NEWS => serde_json::to_value(news_api::search_news(state, &params, now).await?),
-        SEARCH_MEDIA => serde_json::to_value(news_api::search_media(state, &params).await?),
+        FEED => serde_json::to_value(news_api::feeds::feed(state, &params, now).await?),
+        DETAIL => serde_json::to_value(news_api::detail::detail(state, &params, now).await?),
+        CATEGORIES => serde_json::to_value(news_api::categories::categories(&params)?),
+        SEARCH_NEWS => serde_json::to_value(news_api::search::search_news(state, &params, now).await?),
+        SEARCH_MEDIA => serde_json::to_value(news_api::search::search_media(state, &params).await?),
         other => return Err(ApiError::Internal(format!("no inline call for {other}"))),
     };
     value.map_err(|e| ApiError::Internal(e.to_string()))
@@ -362,7 +362,7 @@ pub async fn page_data(
         "top-news" => feed_page(state, feed_call("top", &scoped(&[])), Some(categories()), now).await,
         "category" => {
             let category = param(m, "category");
-            let Some(name) = news_api::category_name(category, locale) else {
+            let Some(name) = news_api::categories::category_name(category, locale) else {
                 return PageData::default();
             };
             let call = feed_call("category", &scoped(&[("category", category.to_string())]));
