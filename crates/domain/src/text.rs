@@ -178,7 +178,10 @@ mod tests {
     #[test]
     fn spec_9_6_summary_cut_reads_only_the_start_of_a_long_text() {
         let long = format!("{}{}", "word ".repeat(100), "x ".repeat(100_000));
-        assert_eq!(summary_of(&long), cut_on_word(&collapse_whitespace(&long), SUMMARY_MAX_CHARS));
+        assert_eq!(
+            summary_of(&long),
+            cut_on_word(&collapse_whitespace(&long), SUMMARY_MAX_CHARS)
+        );
         let one_word = "y".repeat(1_000);
         assert_eq!(summary_of(&one_word).chars().count(), 300);
     }

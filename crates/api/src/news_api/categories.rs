@@ -21,16 +21,31 @@ pub struct CategoryList {
     pub list: Vec<CategoryDoc>,
 }
 
+/// `GET /api/news/categories`'s parameters, as parsed and as documented (D228).
+#[derive(Debug, Clone, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CategoriesParams {
+    /// en (default), es or fr.
+    #[param(value_type = Option<String>)]
+    pub lang: Locale,
+}
+
+impl CategoriesParams {
+    pub fn parse(params: &Params) -> Result<CategoriesParams, ApiError> {
+        Ok(CategoriesParams { lang: params.lang()? })
+    }
+}
+
 /// `GET /api/news/categories`'s data.
-pub fn categories(params: &Params) -> Result<CategoryList, ApiError> {
-    let lang = params.lang()?;
+pub fn categories(p: &CategoriesParams) -> CategoryList {
+    let lang = p.lang;
     let i = Locale::ALL.iter().position(|l| *l == lang).unwrap_or(0);
-    Ok(CategoryList {
+    CategoryList {
         list: CATEGORIES
             .iter()
             .map(|(id, names)| CategoryDoc { id, name: names[i] })
             .collect(),
-    })
+    }
 }
 
 /// The display name of a category in a language (for page titles).
@@ -39,22 +54,14 @@ pub fn category_name(id: &str, lang: Locale) -> Option<&'static str> {
     CATEGORIES.iter().find(|(c, _)| *c == id).map(|(_, names)| names[i])
 }
 
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)]
-pub struct CategoriesParams {
-    /// en (default), es or fr.
-    lang: Option<String>,
-}
-
 /// The 13 categories in display order, named in the reader's language.
 #[utoipa::path(get, path = "/api/news/categories", tag = "news", params(CategoriesParams),
     responses((status = 200, description = "Envelope with `{list}`", body = CategoryList),
         (status = 400, description = "A parameter is invalid; the message names it")))]
 pub async fn categories_handler(headers: HeaderMap, query: RawQuery) -> Result<Response, ApiError> {
-    let params = Params::new(query)?;
+    let params = CategoriesParams::parse(&Params::new(query)?)?;
     Ok(ok_cached(
-        categories(&params)?,
+        categories(&params),
         headers.get(header::IF_NONE_MATCH),
         LIST_MAX_AGE,
     ))

@@ -3,7 +3,7 @@
 
 use super::cached::{DETAIL_MAX_AGE, RawQuery, kept};
 use super::paging::{OncePerPage, items};
-use super::params::{Common, whole_number};
+use super::params::{lang_filter, whole_number};
 use crate::envelope::ApiError;
 use crate::geo_api::Params;
 use crate::news_json::{MediaDoc, NewsItem};
@@ -11,6 +11,7 @@ use crate::state::{AppState, now_ms};
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
+use domain::locale::Locale;
 use serde::Serialize;
 use store::content::{ListFilter, Listing, PlaceKey};
 use utoipa::{IntoParams, ToSchema};
@@ -31,10 +32,29 @@ pub struct NewsDetail {
     pub related: Vec<NewsItem>,
 }
 
+/// `GET /api/news/detail`'s parameters, as parsed and as documented (D228).
+#[derive(Debug, Clone, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DetailParams {
+    pub news_id: i64,
+    /// en (default), es or fr: the language of place names.
+    #[param(value_type = Option<String>)]
+    pub lang: Option<Locale>,
+}
+
+impl DetailParams {
+    pub fn parse(params: &Params) -> Result<DetailParams, ApiError> {
+        Ok(DetailParams {
+            news_id: whole_number(params, "news_id")?,
+            lang: lang_filter(params)?,
+        })
+    }
+}
+
 /// `GET /api/news/detail`'s data.
-pub async fn detail(state: &AppState, params: &Params, now: i64) -> Result<NewsDetail, ApiError> {
-    let news_id = whole_number(params, "news_id")?;
-    let lang = Common::parse(params)?.names();
+pub async fn detail(state: &AppState, p: &DetailParams, now: i64) -> Result<NewsDetail, ApiError> {
+    let news_id = p.news_id;
+    let lang = p.lang.unwrap_or(Locale::DEFAULT);
     let row = state.store.news(news_id).await?.ok_or(ApiError::NotFound)?;
     let media: MediaDoc = match state.store.media(row.media_id).await? {
         Some(m) => m.into(),
@@ -97,15 +117,6 @@ pub async fn detail(state: &AppState, params: &Params, now: i64) -> Result<NewsD
     })
 }
 
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)]
-pub struct DetailParams {
-    news_id: i64,
-    /// en (default), es or fr: the language of place names.
-    lang: Option<String>,
-}
-
 /// One item with its content, its publisher, its story and more from its place.
 #[utoipa::path(get, path = "/api/news/detail", tag = "news", params(DetailParams),
     responses((status = 200, description = "Envelope with `{news, media, cluster, related}`", body = NewsDetail),
@@ -119,7 +130,7 @@ pub async fn detail_handler(
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     kept(&state, &uri, &headers, DETAIL_MAX_AGE, || async {
-        detail(&state, &Params::new(query)?, now_ms()).await
+        detail(&state, &DetailParams::parse(&Params::new(query)?)?, now_ms()).await
     })
     .await
 }

@@ -5,10 +5,10 @@ use super::cached::{LIST_MAX_AGE, RawQuery, kept};
 use super::feed_page::{AreaId, AreaRef, FeedContext, FeedPage, SpecialDoc};
 use super::local::local_feed;
 use super::paging::{items, keyset_page, keyset_token, offset_page};
-use super::params::{Common, category_param, query_terms, whole_number};
+use super::params::{Common, category_param, optional_whole_number, present, query_terms, whole_number};
 use crate::envelope::ApiError;
 use crate::geo_api::{Params, bad};
-use crate::news_json::PLAIN;
+use crate::news_json::{PLAIN, PageToken};
 use crate::state::{AppState, now_ms};
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
@@ -85,30 +85,131 @@ async fn plain_feed(
     })
 }
 
+/// The channels of `GET /api/news/feed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    Local,
+    Latest,
+    Top,
+    Category,
+    Location,
+    Media,
+    Special,
+}
+
+impl Channel {
+    fn parse(raw: &str) -> Result<Channel, ApiError> {
+        Ok(match raw {
+            "local" => Channel::Local,
+            "latest" => Channel::Latest,
+            "top" => Channel::Top,
+            "category" => Channel::Category,
+            "location" => Channel::Location,
+            "media" => Channel::Media,
+            "special" => Channel::Special,
+            _ => return Err(bad("channel", &format!("expected one of {CHANNELS}."))),
+        })
+    }
+}
+
+/// `GET /api/news/feed`'s parameters: what the handler parses and the OpenAPI document
+/// describes (D228). A channel's own parameters are read for that channel only.
+#[derive(Debug, Clone, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct FeedParams {
+    /// local, latest, top, category, location, media or special.
+    #[param(value_type = String)]
+    pub channel: Channel,
+    /// local: GeoNames id (default: the default city of `country`, else of `lang`).
+    pub city_id: Option<i64>,
+    /// category: one of the 13 category ids.
+    #[param(value_type = Option<String>)]
+    pub category: Option<&'static str>,
+    /// location: a city id (4975802) or a state/province key (US-ME, CA-QC).
+    pub location: Option<String>,
+    /// media: the publisher.
+    pub media_id: Option<i64>,
+    /// special: the collection's slug.
+    pub special: Option<String>,
+    /// en, es or fr: only items in this language (default: all).
+    #[param(value_type = Option<String>)]
+    pub lang: Option<Locale>,
+    /// US or CA: only items from publishers in this country.
+    #[param(value_type = Option<String>)]
+    pub country: Option<Country>,
+    /// `next_page_token` of the previous page.
+    #[param(value_type = Option<String>)]
+    pub page_token: Option<PageToken>,
+    /// 1 to 50, default 20.
+    #[param(value_type = Option<i64>)]
+    pub size: usize,
+}
+
+impl FeedParams {
+    /// Checked in the order a reader fixes them: the channel is given, the list
+    /// parameters, the channel's name, then the channel's own parameters.
+    pub fn parse(params: &Params) -> Result<FeedParams, ApiError> {
+        let raw_channel = params.required("channel")?;
+        let c = Common::parse(params)?;
+        let channel = Channel::parse(raw_channel)?;
+        let mut p = FeedParams {
+            channel,
+            city_id: None,
+            category: None,
+            location: None,
+            media_id: None,
+            special: None,
+            lang: c.lang,
+            country: c.country,
+            page_token: c.token,
+            size: c.size,
+        };
+        match channel {
+            Channel::Local => p.city_id = optional_whole_number(params, "city_id")?,
+            Channel::Category => {
+                p.category = Some(category_param(params, "category")?.ok_or_else(|| bad("category", "is required."))?)
+            }
+            Channel::Location => p.location = Some(params.required("location")?.to_string()),
+            Channel::Media => p.media_id = Some(whole_number(params, "media_id")?),
+            Channel::Special => p.special = Some(params.required("special")?.to_string()),
+            Channel::Latest | Channel::Top => {}
+        }
+        Ok(p)
+    }
+
+    fn common(&self) -> Common {
+        Common {
+            lang: self.lang,
+            country: self.country,
+            size: self.size,
+            token: self.page_token,
+        }
+    }
+}
+
 /// `GET /api/news/feed`'s data.
-pub async fn feed(state: &AppState, params: &Params, now: i64) -> Result<FeedPage, ApiError> {
-    let channel = params.required("channel")?;
-    let c = Common::parse(params)?;
+pub async fn feed(state: &AppState, p: &FeedParams, now: i64) -> Result<FeedPage, ApiError> {
+    let c = p.common();
     let lang = c.names();
     let filter = c.filter();
     let plain = |listing: Listing, context: FeedContext| plain_feed(state, listing, &c, context, now);
-    match channel {
-        "local" => local_feed(state, params, &c, now).await,
-        "latest" => plain(Listing::Latest, FeedContext::default()).await,
-        "category" => {
-            let category = category_param(params, "category")?.ok_or_else(|| bad("category", "is required."))?;
+    match p.channel {
+        Channel::Local => local_feed(state, p.city_id, &c, now).await,
+        Channel::Latest => plain(Listing::Latest, FeedContext::default()).await,
+        Channel::Category => {
+            let category = present(p.category, "category")?;
             plain(Listing::Category(category.into()), FeedContext::default()).await
         }
-        "location" => {
-            let (place, area) = parse_location(params.required("location")?, lang)?;
+        Channel::Location => {
+            let (place, area) = parse_location(present(p.location.as_deref(), "location")?, lang)?;
             let context = FeedContext {
                 area: Some(area),
                 ..FeedContext::default()
             };
             plain(Listing::Places(vec![place]), context).await
         }
-        "media" => {
-            let media_id = whole_number(params, "media_id")?;
+        Channel::Media => {
+            let media_id = present(p.media_id, "media_id")?;
             let media = state.store.media(media_id).await?.ok_or(ApiError::NotFound)?;
             let context = FeedContext {
                 media: Some(media.into()),
@@ -116,8 +217,8 @@ pub async fn feed(state: &AppState, params: &Params, now: i64) -> Result<FeedPag
             };
             plain(Listing::Media(media_id), context).await
         }
-        "special" => {
-            let slug = params.required("special")?;
+        Channel::Special => {
+            let slug = present(p.special.as_deref(), "special")?;
             if slug.len() > 200 {
                 return Err(ApiError::NotFound);
             }
@@ -147,7 +248,7 @@ pub async fn feed(state: &AppState, params: &Params, now: i64) -> Result<FeedPag
                 context,
             })
         }
-        "top" => {
+        Channel::Top => {
             let offset = c.offset()?;
             let rows = state
                 .store
@@ -160,34 +261,7 @@ pub async fn feed(state: &AppState, params: &Params, now: i64) -> Result<FeedPag
                 context: FeedContext::default(),
             })
         }
-        _ => Err(bad("channel", &format!("expected one of {CHANNELS}."))),
     }
-}
-
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)]
-pub struct FeedParams {
-    /// local, latest, top, category, location, media or special.
-    channel: String,
-    /// local: GeoNames id (default: the default city of `country`, else of `lang`).
-    city_id: Option<i64>,
-    /// category: one of the 13 category ids.
-    category: Option<String>,
-    /// location: a city id (4975802) or a state/province key (US-ME, CA-QC).
-    location: Option<String>,
-    /// media: the publisher.
-    media_id: Option<i64>,
-    /// special: the collection's slug.
-    special: Option<String>,
-    /// en, es or fr: only items in this language (default: all).
-    lang: Option<String>,
-    /// US or CA: only items from publishers in this country.
-    country: Option<String>,
-    /// `next_page_token` of the previous page.
-    page_token: Option<String>,
-    /// 1 to 50, default 20.
-    size: Option<i64>,
 }
 
 /// News by channel, newest first (top: by hot score). One item per story per page.
@@ -203,7 +277,7 @@ pub async fn feed_handler(
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     kept(&state, &uri, &headers, LIST_MAX_AGE, || async {
-        feed(&state, &Params::new(query)?, now_ms()).await
+        feed(&state, &FeedParams::parse(&Params::new(query)?)?, now_ms()).await
     })
     .await
 }

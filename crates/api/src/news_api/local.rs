@@ -3,9 +3,9 @@
 
 use super::feed_page::{FeedContext, FeedPage};
 use super::paging::{items, keyset_page, keyset_token};
-use super::params::{Common, bad_token, whole_number};
+use super::params::{Common, bad_token};
 use crate::envelope::ApiError;
-use crate::geo_api::{CityDoc, Params};
+use crate::geo_api::CityDoc;
 use crate::state::AppState;
 use domain::geo::Country;
 use domain::locale::Locale;
@@ -112,12 +112,9 @@ fn scope_area_name(city: &City, scope: Scope, lang: Locale) -> String {
 
 /// The city of a local feed: `city_id`, else the default city of `country` (or of the
 /// language's home country).
-fn local_city(params: &Params, c: &Common) -> Result<&'static City, ApiError> {
-    match params.get("city_id").filter(|v| !v.is_empty()) {
-        Some(_) => {
-            let id = whole_number(params, "city_id")?;
-            geo::by_id(CityId(id)).ok_or(ApiError::NotFound)
-        }
+fn local_city(city_id: Option<i64>, c: &Common) -> Result<&'static City, ApiError> {
+    match city_id {
+        Some(id) => geo::by_id(CityId(id)).ok_or(ApiError::NotFound),
         None => {
             let country = c
                 .country
@@ -127,8 +124,14 @@ fn local_city(params: &Params, c: &Common) -> Result<&'static City, ApiError> {
     }
 }
 
-pub(super) async fn local_feed(state: &AppState, params: &Params, c: &Common, now: i64) -> Result<FeedPage, ApiError> {
-    let city = local_city(params, c)?;
+/// The `local` channel's page for `city_id` (else the default city of the filters).
+pub(super) async fn local_feed(
+    state: &AppState,
+    city_id: Option<i64>,
+    c: &Common,
+    now: i64,
+) -> Result<FeedPage, ApiError> {
+    let city = local_city(city_id, c)?;
     let filter = c.filter();
     let (scope, rows, next) = match c.after(&Scope::LETTERS)? {
         Some((letter, after)) => {

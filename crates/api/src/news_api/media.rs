@@ -11,17 +11,24 @@ use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
 use utoipa::IntoParams;
 
-/// `GET /api/media/detail`'s data.
-pub async fn media_detail(state: &AppState, params: &Params) -> Result<MediaDoc, ApiError> {
-    let media_id = whole_number(params, "media_id")?;
-    Ok(state.store.media(media_id).await?.ok_or(ApiError::NotFound)?.into())
+/// `GET /api/media/detail`'s parameters, as parsed and as documented (D228).
+#[derive(Debug, Clone, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct MediaParams {
+    pub media_id: i64,
 }
 
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)]
-pub struct MediaParams {
-    media_id: i64,
+impl MediaParams {
+    pub fn parse(params: &Params) -> Result<MediaParams, ApiError> {
+        Ok(MediaParams {
+            media_id: whole_number(params, "media_id")?,
+        })
+    }
+}
+
+/// `GET /api/media/detail`'s data.
+pub async fn media_detail(state: &AppState, p: &MediaParams) -> Result<MediaDoc, ApiError> {
+    Ok(state.store.media(p.media_id).await?.ok_or(ApiError::NotFound)?.into())
 }
 
 /// One publisher (SPEC §3 Media source).
@@ -37,7 +44,7 @@ pub async fn media_handler(
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     kept(&state, &uri, &headers, DETAIL_MAX_AGE, || async {
-        media_detail(&state, &Params::new(query)?).await
+        media_detail(&state, &MediaParams::parse(&Params::new(query)?)?).await
     })
     .await
 }

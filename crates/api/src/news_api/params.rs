@@ -18,6 +18,7 @@ pub const MAX_SIZE: usize = 50;
 pub const QUERY_MAX_CHARS: usize = 200;
 
 /// What every list call shares: filters, page size and token.
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Common {
     /// The `lang` filter, when given.
     pub(super) lang: Option<Locale>,
@@ -27,31 +28,13 @@ pub(super) struct Common {
 }
 
 impl Common {
+    /// `lang`, `country`, `size` and `page_token`, checked in that order.
     pub(super) fn parse(params: &Params) -> Result<Common, ApiError> {
-        let lang = match params.get("lang").filter(|v| !v.is_empty()) {
-            None => None,
-            Some(v) => Some(
-                Locale::from_code(&v.to_ascii_lowercase()).ok_or_else(|| bad("lang", "must be one of en, es, fr."))?,
-            ),
-        };
-        let country = params.country()?;
-        let size = match params.get("size").filter(|v| !v.is_empty()) {
-            None => DEFAULT_SIZE,
-            Some(v) => v
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=MAX_SIZE).contains(n))
-                .ok_or_else(|| bad("size", &format!("must be a whole number from 1 to {MAX_SIZE}.")))?,
-        };
-        let token = match params.get("page_token").filter(|v| !v.is_empty()) {
-            None => None,
-            Some(raw) => Some(PageToken::decode(raw)?),
-        };
         Ok(Common {
-            lang,
-            country,
-            size,
-            token,
+            lang: lang_filter(params)?,
+            country: params.country()?,
+            size: page_size(params)?,
+            token: page_token(params)?,
         })
     }
 
@@ -86,6 +69,49 @@ impl Common {
     }
 }
 
+/// `lang` as a filter: en, es or fr (any case) when given.
+pub(super) fn lang_filter(params: &Params) -> Result<Option<Locale>, ApiError> {
+    match params.get("lang").filter(|v| !v.is_empty()) {
+        None => Ok(None),
+        Some(v) => Locale::from_code(&v.to_ascii_lowercase())
+            .map(Some)
+            .ok_or_else(|| bad("lang", "must be one of en, es, fr.")),
+    }
+}
+
+/// `size`: 1 to [`MAX_SIZE`], [`DEFAULT_SIZE`] when absent.
+pub(super) fn page_size(params: &Params) -> Result<usize, ApiError> {
+    match params.get("size").filter(|v| !v.is_empty()) {
+        None => Ok(DEFAULT_SIZE),
+        Some(v) => v
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=MAX_SIZE).contains(n))
+            .ok_or_else(|| bad("size", &format!("must be a whole number from 1 to {MAX_SIZE}."))),
+    }
+}
+
+/// `page_token`: a token from a previous page, when given.
+pub(super) fn page_token(params: &Params) -> Result<Option<PageToken>, ApiError> {
+    match params.get("page_token").filter(|v| !v.is_empty()) {
+        None => Ok(None),
+        Some(raw) => PageToken::decode(raw).map(Some),
+    }
+}
+
+/// A whole number parameter when given (not empty).
+pub(super) fn optional_whole_number(params: &Params, name: &str) -> Result<Option<i64>, ApiError> {
+    match params.get(name).filter(|v| !v.is_empty()) {
+        None => Ok(None),
+        Some(_) => whole_number(params, name).map(Some),
+    }
+}
+
+/// A parameter its channel needs.
+pub(super) fn present<T>(value: Option<T>, name: &str) -> Result<T, ApiError> {
+    value.ok_or_else(|| bad(name, "is required."))
+}
+
 pub(super) fn bad_token() -> ApiError {
     bad("page_token", "is not a token from a previous page of this list.")
 }
@@ -114,12 +140,12 @@ pub(super) fn category_param(params: &Params, name: &str) -> Result<Option<&'sta
 }
 
 /// A search query: 1 to 200 characters after trimming.
-pub(super) fn query_param(params: &Params) -> Result<&str, ApiError> {
+pub(super) fn query_param(params: &Params) -> Result<String, ApiError> {
     let q = params.required("q")?;
     if q.chars().count() > QUERY_MAX_CHARS {
         return Err(bad("q", &format!("must be 1 to {QUERY_MAX_CHARS} characters.")));
     }
-    Ok(q)
+    Ok(q.to_string())
 }
 
 /// The folded words of a query, each once, in order.

@@ -3,7 +3,7 @@
 
 use super::cached::{LIST_MAX_AGE, RawQuery, kept};
 use super::paging::{items, offset_page};
-use super::params::{Common, category_param, query_param, query_terms, whole_number};
+use super::params::{Common, category_param, optional_whole_number, page_size, page_token, query_param, query_terms};
 use crate::envelope::ApiError;
 use crate::geo_api::{Params, bad};
 use crate::news_json::{MAX_OFFSET, MediaDoc, NewsItem, PageToken};
@@ -11,6 +11,8 @@ use crate::state::{AppState, now_ms};
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
+use domain::geo::Country;
+use domain::locale::Locale;
 use domain::text::fold;
 use geo::CityId;
 use serde::Serialize;
@@ -31,36 +33,82 @@ pub struct MediaPage {
     pub next_page_token: String,
 }
 
-/// `GET /api/search/news`'s data.
-pub async fn search_news(state: &AppState, params: &Params, now: i64) -> Result<SearchNewsPage, ApiError> {
-    let q = query_param(params)?;
-    let c = Common::parse(params)?;
-    let place = match params.get("city_id").filter(|v| !v.is_empty()) {
-        None => None,
-        Some(_) => {
-            let id = whole_number(params, "city_id")?;
+/// `GET /api/search/news`'s parameters, as parsed and as documented (D228).
+#[derive(Debug, Clone, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SearchNewsParams {
+    /// 1 to 200 characters after trimming; accents and case ignored; every word must
+    /// match (the last as a prefix).
+    pub q: String,
+    /// en, es or fr: only items in this language.
+    #[param(value_type = Option<String>)]
+    pub lang: Option<Locale>,
+    /// US or CA.
+    #[param(value_type = Option<String>)]
+    pub country: Option<Country>,
+    /// Only items placed in this city.
+    pub city_id: Option<i64>,
+    /// One of the 13 category ids.
+    #[param(value_type = Option<String>)]
+    pub category: Option<&'static str>,
+    /// Only items published at or after this time (ms).
+    pub since: Option<i64>,
+    #[param(value_type = Option<String>)]
+    pub page_token: Option<PageToken>,
+    /// 1 to 50, default 20.
+    #[param(value_type = Option<i64>)]
+    pub size: usize,
+}
+
+impl SearchNewsParams {
+    /// Checked in order: the query, the list parameters, the city (which must exist),
+    /// the category, the time.
+    pub fn parse(params: &Params) -> Result<SearchNewsParams, ApiError> {
+        let q = query_param(params)?;
+        let c = Common::parse(params)?;
+        let city_id = optional_whole_number(params, "city_id")?;
+        if let Some(id) = city_id {
             geo::by_id(CityId(id)).ok_or(ApiError::NotFound)?;
-            Some(PlaceKey::City(id))
         }
-    };
-    let category = category_param(params, "category")?;
-    let since_ms = match params.get("since").filter(|v| !v.is_empty()) {
-        None => None,
-        Some(v) => Some(
-            v.parse::<i64>()
-                .ok()
-                .filter(|n| *n >= 0)
-                .ok_or_else(|| bad("since", "must be a time in milliseconds since 1970."))?,
-        ),
+        let category = category_param(params, "category")?;
+        let since = match params.get("since").filter(|v| !v.is_empty()) {
+            None => None,
+            Some(v) => Some(
+                v.parse::<i64>()
+                    .ok()
+                    .filter(|n| *n >= 0)
+                    .ok_or_else(|| bad("since", "must be a time in milliseconds since 1970."))?,
+            ),
+        };
+        Ok(SearchNewsParams {
+            q,
+            lang: c.lang,
+            country: c.country,
+            city_id,
+            category,
+            since,
+            page_token: c.token,
+            size: c.size,
+        })
+    }
+}
+
+/// `GET /api/search/news`'s data.
+pub async fn search_news(state: &AppState, p: &SearchNewsParams, now: i64) -> Result<SearchNewsPage, ApiError> {
+    let c = Common {
+        lang: p.lang,
+        country: p.country,
+        size: p.size,
+        token: p.page_token,
     };
     let offset = c.offset()?;
-    let terms = query_terms(q);
+    let terms = query_terms(&p.q);
     let query = SearchQuery {
         terms: terms.clone(),
         filter: c.filter(),
-        place,
-        category: category.map(str::to_string),
-        since_ms,
+        place: p.city_id.map(PlaceKey::City),
+        category: p.category.map(str::to_string),
+        since_ms: p.since,
     };
     let rows = if terms.is_empty() {
         Vec::new()
@@ -75,12 +123,40 @@ pub async fn search_news(state: &AppState, params: &Params, now: i64) -> Result<
     })
 }
 
+/// `GET /api/search/media`'s parameters, as parsed and as documented (D228).
+#[derive(Debug, Clone, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SearchMediaParams {
+    /// 1 to 200 characters; matches anywhere in the publisher's name, accents and case
+    /// ignored.
+    pub q: String,
+    #[param(value_type = Option<String>)]
+    pub page_token: Option<PageToken>,
+    /// 1 to 50, default 20.
+    #[param(value_type = Option<i64>)]
+    pub size: usize,
+}
+
+impl SearchMediaParams {
+    pub fn parse(params: &Params) -> Result<SearchMediaParams, ApiError> {
+        Ok(SearchMediaParams {
+            q: query_param(params)?,
+            size: page_size(params)?,
+            page_token: page_token(params)?,
+        })
+    }
+}
+
 /// `GET /api/search/media`'s data.
-pub async fn search_media(state: &AppState, params: &Params) -> Result<MediaPage, ApiError> {
-    let q = query_param(params)?;
-    let c = Common::parse(params)?;
+pub async fn search_media(state: &AppState, p: &SearchMediaParams) -> Result<MediaPage, ApiError> {
+    let c = Common {
+        lang: None,
+        country: None,
+        size: p.size,
+        token: p.page_token,
+    };
     let offset = c.offset()?;
-    let folded = fold(q);
+    let folded = fold(&p.q);
     let mut rows = if folded.is_empty() {
         Vec::new()
     } else {
@@ -99,28 +175,6 @@ pub async fn search_media(state: &AppState, params: &Params) -> Result<MediaPage
     })
 }
 
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)]
-pub struct SearchNewsParams {
-    /// 1 to 200 characters after trimming; accents and case ignored; every word must
-    /// match (the last as a prefix).
-    q: String,
-    /// en, es or fr: only items in this language.
-    lang: Option<String>,
-    /// US or CA.
-    country: Option<String>,
-    /// Only items placed in this city.
-    city_id: Option<i64>,
-    /// One of the 13 category ids.
-    category: Option<String>,
-    /// Only items published at or after this time (ms).
-    since: Option<i64>,
-    page_token: Option<String>,
-    /// 1 to 50, default 20.
-    size: Option<i64>,
-}
-
 /// Full-text news search over titles, summaries and content, best match first.
 #[utoipa::path(get, path = "/api/search/news", tag = "search", params(SearchNewsParams),
     responses((status = 200, description = "Envelope with `{list, next_page_token, terms}`", body = SearchNewsPage),
@@ -133,21 +187,9 @@ pub async fn search_news_handler(
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     kept(&state, &uri, &headers, LIST_MAX_AGE, || async {
-        search_news(&state, &Params::new(query)?, now_ms()).await
+        search_news(&state, &SearchNewsParams::parse(&Params::new(query)?)?, now_ms()).await
     })
     .await
-}
-
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)]
-pub struct SearchMediaParams {
-    /// 1 to 200 characters; matches anywhere in the publisher's name, accents and case
-    /// ignored.
-    q: String,
-    page_token: Option<String>,
-    /// 1 to 50, default 20.
-    size: Option<i64>,
 }
 
 /// Publishers by name.
@@ -162,7 +204,7 @@ pub async fn search_media_handler(
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     kept(&state, &uri, &headers, LIST_MAX_AGE, || async {
-        search_media(&state, &Params::new(query)?).await
+        search_media(&state, &SearchMediaParams::parse(&Params::new(query)?)?).await
     })
     .await
 }

@@ -10,6 +10,10 @@ use crate::envelope::ApiError;
 use crate::geo_api::Params;
 use crate::i18n::t_with;
 use crate::news_api;
+use crate::news_api::categories::CategoriesParams;
+use crate::news_api::detail::DetailParams;
+use crate::news_api::feeds::FeedParams;
+use crate::news_api::search::{SearchMediaParams, SearchNewsParams};
 use crate::state::AppState;
 use axum::http::HeaderMap;
 use domain::geo::Country;
@@ -104,11 +108,15 @@ pub async fn run(state: &AppState, call: &Call, now: i64) -> Result<Value, ApiEr
 async fn run_uncached(state: &AppState, call: &Call, now: i64) -> Result<Value, ApiError> {
     let params = Params::from_pairs(call.params.clone());
     let value = match call.path {
-        FEED => serde_json::to_value(news_api::feeds::feed(state, &params, now).await?),
-        DETAIL => serde_json::to_value(news_api::detail::detail(state, &params, now).await?),
-        CATEGORIES => serde_json::to_value(news_api::categories::categories(&params)?),
-        SEARCH_NEWS => serde_json::to_value(news_api::search::search_news(state, &params, now).await?),
-        SEARCH_MEDIA => serde_json::to_value(news_api::search::search_media(state, &params).await?),
+        FEED => serde_json::to_value(news_api::feeds::feed(state, &FeedParams::parse(&params)?, now).await?),
+        DETAIL => serde_json::to_value(news_api::detail::detail(state, &DetailParams::parse(&params)?, now).await?),
+        CATEGORIES => serde_json::to_value(news_api::categories::categories(&CategoriesParams::parse(&params)?)),
+        SEARCH_NEWS => {
+            serde_json::to_value(news_api::search::search_news(state, &SearchNewsParams::parse(&params)?, now).await?)
+        }
+        SEARCH_MEDIA => {
+            serde_json::to_value(news_api::search::search_media(state, &SearchMediaParams::parse(&params)?).await?)
+        }
         other => return Err(ApiError::Internal(format!("no inline call for {other}"))),
     };
     value.map_err(|e| ApiError::Internal(e.to_string()))
