@@ -7,7 +7,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{Postgres, Row, Transaction};
 use std::collections::BTreeSet;
 use store::content::{
-    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedStatus, FetchRecord, ImportReport,
+    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedId, FeedStatus, FetchRecord, ImportReport,
     ListFilter, Listing, MediaSource, NewFeed, NewsRecord, NewsRow, PlaceKey, PublisherFeeds, SEARCH_RANKED_MAX,
     SearchQuery, Special, Upserted,
 };
@@ -489,7 +489,7 @@ impl ContentStore for PgStore {
         list.iter()
             .map(|r| {
                 Ok(FeedStatus {
-                    feed_id: r.try_get("feed_id")?,
+                    feed_id: FeedId(r.try_get("feed_id")?),
                     media_id: r.try_get("media_id")?,
                     media_name: r.try_get("media_name")?,
                     url: r.try_get("url")?,
@@ -528,7 +528,7 @@ impl ContentStore for PgStore {
                 .await?
                 .ok_or_else(|| StoreError::Database("feed without publisher".into()))?;
             out.push(ClaimedFeed {
-                feed_id,
+                feed_id: FeedId(feed_id),
                 url,
                 lang,
                 etag,
@@ -542,7 +542,7 @@ impl ContentStore for PgStore {
         Ok(out)
     }
 
-    async fn record_fetch(&self, feed_id: i64, r: &FetchRecord) -> Result<()> {
+    async fn record_fetch(&self, feed_id: FeedId, r: &FetchRecord) -> Result<()> {
         sqlx::query(
             "UPDATE feeds SET last_fetch = $1, last_status = $2, etag = COALESCE($3, etag), \
              last_modified = COALESCE($4, last_modified), last_items = $5, last_error = $6, next_due = $7, \
@@ -557,7 +557,7 @@ impl ContentStore for PgStore {
         .bind(r.next_due_ms)
         .bind(r.consecutive_errors)
         .bind(r.interval_secs)
-        .bind(feed_id)
+        .bind(feed_id.0)
         .execute(&self.pool)
         .await
         .map_err(db)?;
@@ -566,7 +566,7 @@ impl ContentStore for PgStore {
 
     async fn upsert_items(
         &self,
-        feed_id: i64,
+        feed_id: FeedId,
         media_id: i64,
         items: &[NewsRecord],
         clusters: &[ClusterChoice],
@@ -589,9 +589,10 @@ impl ContentStore for PgStore {
                     ClusterChoice::SameAs(j) if j < i => cluster_of[j],
                     ClusterChoice::SameAs(_) => 0,
                 };
-                let (outcome, cluster, changed) = upsert_one(&mut tx, feed_id, media_id, &country, item, join, now_ms)
-                    .await
-                    .map_err(db)?;
+                let (outcome, cluster, changed) =
+                    upsert_one(&mut tx, feed_id.0, media_id, &country, item, join, now_ms)
+                        .await
+                        .map_err(db)?;
                 if changed {
                     touched.insert(cluster);
                 }
