@@ -7,7 +7,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{Postgres, Row, Transaction};
 use std::collections::BTreeSet;
 use store::content::{
-    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedStatus, FetchRecord, ImportReport,
+    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedId, FeedStatus, FetchRecord, ImportReport,
     ListFilter, Listing, MediaSource, NewFeed, NewsRecord, NewsRow, PlaceKey, PublisherFeeds, SEARCH_RANKED_MAX,
     SearchQuery, Special, Upserted,
 };
@@ -601,7 +601,7 @@ impl ContentStore for PgStore {
         list.iter()
             .map(|r| {
                 Ok(FeedStatus {
-                    feed_id: r.try_get("feed_id")?,
+                    feed_id: FeedId(r.try_get("feed_id")?),
                     media_id: r.try_get("media_id")?,
                     media_name: r.try_get("media_name")?,
                     url: r.try_get("url")?,
@@ -640,7 +640,7 @@ impl ContentStore for PgStore {
                 .await?
                 .ok_or_else(|| StoreError::Database("feed without publisher".into()))?;
             out.push(ClaimedFeed {
-                feed_id,
+                feed_id: FeedId(feed_id),
                 url,
                 lang,
                 etag,
@@ -654,7 +654,7 @@ impl ContentStore for PgStore {
         Ok(out)
     }
 
-    async fn record_fetch(&self, feed_id: i64, r: &FetchRecord) -> Result<()> {
+    async fn record_fetch(&self, feed_id: FeedId, r: &FetchRecord) -> Result<()> {
         sqlx::query(
             "UPDATE feeds SET last_fetch = $1, last_status = $2, etag = COALESCE($3, etag), \
              last_modified = COALESCE($4, last_modified), last_items = $5, last_error = $6, next_due = $7, \
@@ -669,7 +669,7 @@ impl ContentStore for PgStore {
         .bind(r.next_due_ms)
         .bind(r.consecutive_errors)
         .bind(r.interval_secs)
-        .bind(feed_id)
+        .bind(feed_id.0)
         .execute(&self.pool)
         .await
         .map_err(db)?;
@@ -678,13 +678,13 @@ impl ContentStore for PgStore {
 
     async fn upsert_items(
         &self,
-        feed_id: i64,
+        feed_id: FeedId,
         media_id: i64,
         items: &[NewsRecord],
         clusters: &[ClusterChoice],
         now_ms: i64,
     ) -> Result<Vec<Upserted>> {
-        let done = retried(|| self.upsert_items_once(feed_id, media_id, items, clusters, now_ms)).await;
+        let done = retried(|| self.upsert_items_once(feed_id.0, media_id, items, clusters, now_ms)).await;
         self.generation.after(done.map_err(db))
     }
 

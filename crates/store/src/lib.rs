@@ -10,9 +10,8 @@ pub use content::ContentStore;
 use async_trait::async_trait;
 use domain::user::UserServer;
 
-/// A user's id. A newtype so it cannot be mixed with other ids.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct UserId(pub i64);
+/// A user's id. A newtype so it cannot be mixed with other ids (`domain::ids`).
+pub use domain::ids::UserId;
 
 /// Which engine a store runs on (for logs, health and metrics).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

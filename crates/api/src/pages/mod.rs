@@ -4,6 +4,7 @@
 
 pub mod data;
 pub mod first_paint;
+pub mod inline_cache;
 pub mod kept;
 pub mod locale;
 pub mod preload;
@@ -32,6 +33,10 @@ use std::sync::Arc;
 pub const LOCALE_COOKIE: &str = "lw_locale";
 /// The app-settings cookie holding the session token (D4).
 pub const TOKEN_COOKIE: &str = "token";
+/// The app settings (cookies, §3) a page's data depends on; the page cache keys on
+/// them ([`kept::key`]).
+pub const ISO_COOKIE: &str = "iso";
+pub const CITY_COOKIE: &str = "cityId";
 /// Longest path shown back in a page; longer ones are cut (a 10 000-character path
 /// still gets a small, clear 404).
 const MAX_SHOWN_PATH: usize = 300;
@@ -213,7 +218,7 @@ fn city_label(r: &Rendering, headers: &HeaderMap) -> Option<String> {
 fn product_code(r: &Rendering, headers: &HeaderMap) -> String {
     let stored = || cookie(headers, LOCALE_COOKIE).and_then(CountryLanguage::parse);
     let from_page = || {
-        let iso = cookie(headers, data::ISO_COOKIE).unwrap_or(r.country.iso());
+        let iso = cookie(headers, ISO_COOKIE).unwrap_or(r.country.iso());
         CountryLanguage::parse(&format!("{}_{iso}", r.locale.code()))
     };
     r.applied_c

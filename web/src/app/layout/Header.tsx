@@ -27,6 +27,8 @@ function useCityLabel(): string | null {
 export function Header() {
   const { t } = useTranslation();
   const { locale } = useRouteHandle();
+  const { api, session, settings } = useServices();
+  const user = useUser();
   const city = useCityLabel();
   const pickerOpen = useCityPickerOpen();
   return (
@@ -55,7 +57,14 @@ export function Header() {
       </p>
       {pickerOpen && (
         <Suspense fallback={null}>
-          <CityPickerDialog onClose={closeCityPicker} />
+          <CityPickerDialog
+            onClose={closeCityPicker}
+            api={api}
+            session={session}
+            settings={settings}
+            user={user}
+            locale={locale}
+          />
         </Suspense>
       )}
       <LocaleSwitcher />
