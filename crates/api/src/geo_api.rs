@@ -168,19 +168,44 @@ fn docs(cities: impl IntoIterator<Item = &'static City>, lang: Locale) -> Vec<Ci
     cities.into_iter().map(|c| CityDoc::new(c, lang)).collect()
 }
 
-#[derive(IntoParams)]
+/// `GET /api/geo/cities/search`'s parameters, as parsed and as documented (D228).
+#[derive(Debug, Clone, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub struct SearchParams {
     /// 1 to 100 characters after trimming; matches the start of the name or of any word
     /// in it, accents and case ignored (Montreal finds Montréal, "st j" Saint-Jérôme).
-    q: String,
+    pub q: String,
     /// US or CA; both when absent.
-    country: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub country: Option<Country>,
     /// en (default), es or fr: the language of the names shown.
-    lang: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub lang: Locale,
     /// `next_page_token` of the previous page.
-    page_token: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub page_token: usize,
+}
+
+impl SearchParams {
+    pub fn parse(params: &Params) -> Result<SearchParams, ApiError> {
+        let q = params.required("q")?;
+        if q.chars().count() > QUERY_MAX_CHARS {
+            return Err(bad("q", &format!("must be 1 to {QUERY_MAX_CHARS} characters.")));
+        }
+        Ok(SearchParams {
+            q: q.to_string(),
+            country: params.country()?,
+            lang: params.lang()?,
+            page_token: match params.get("page_token").filter(|v| !v.is_empty()) {
+                None => 0,
+                Some(token) => token
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|o| *o <= SEARCH_MAX_OFFSET)
+                    .ok_or_else(|| bad("page_token", "is not a token from a previous page."))?,
+            },
+        })
+    }
 }
 
 /// City search for the city picker, biggest first, 20 a page.
@@ -188,40 +213,44 @@ pub struct SearchParams {
     responses((status = 200, description = "Envelope with `{list, next_page_token}`", body = CityPage),
         (status = 400, description = "A parameter is missing or invalid; the message names it")))]
 pub async fn search(query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Result<Response, ApiError> {
-    let params = Params::new(query)?;
-    let q = params.required("q")?;
-    if q.chars().count() > QUERY_MAX_CHARS {
-        return Err(bad("q", &format!("must be 1 to {QUERY_MAX_CHARS} characters.")));
-    }
-    let country = params.country()?;
-    let lang = params.lang()?;
-    let offset = match params.get("page_token").filter(|v| !v.is_empty()) {
-        None => 0,
-        Some(token) => token
-            .parse::<usize>()
-            .ok()
-            .filter(|o| *o <= SEARCH_MAX_OFFSET)
-            .ok_or_else(|| bad("page_token", "is not a token from a previous page."))?,
-    };
-    let page = geo::search_page(q, country, lang, offset, SEARCH_PAGE_SIZE);
+    let SearchParams {
+        q,
+        country,
+        lang,
+        page_token: offset,
+    } = SearchParams::parse(&Params::new(query)?)?;
+    let page = geo::search_page(&q, country, lang, offset, SEARCH_PAGE_SIZE);
     let next = offset + page.hits.len();
     let next_page_token = (page.more && next <= SEARCH_MAX_OFFSET).then(|| next.to_string());
     let list = page.hits.iter().map(|h| CityDoc::new(h.city, lang)).collect();
     Ok(cached(CityPage { list, next_page_token }))
 }
 
-#[derive(IntoParams)]
+/// `GET /api/geo/cities/nearest`'s parameters, as parsed and as documented (D228).
+#[derive(Debug, Clone, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub struct NearestParams {
     /// Latitude, -90 to 90.
-    lat: f64,
+    pub lat: f64,
     /// Longitude, -180 to 180.
-    lon: f64,
+    pub lon: f64,
     /// US or CA; both when absent.
-    country: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub country: Option<Country>,
     /// en (default), es or fr.
-    lang: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub lang: Locale,
+}
+
+impl NearestParams {
+    pub fn parse(params: &Params) -> Result<NearestParams, ApiError> {
+        Ok(NearestParams {
+            lat: params.number_in("lat", -90.0, 90.0)?,
+            lon: params.number_in("lon", -180.0, 180.0)?,
+            country: params.country()?,
+            lang: params.lang()?,
+        })
+    }
 }
 
 /// The city nearest to a point (great-circle distance), e.g. from the browser's location.
@@ -229,23 +258,35 @@ pub struct NearestParams {
     responses((status = 200, description = "Envelope with the city", body = CityDoc),
         (status = 400, description = "A parameter is missing or invalid; the message names it")))]
 pub async fn nearest(query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Result<Response, ApiError> {
-    let params = Params::new(query)?;
-    let lat = params.number_in("lat", -90.0, 90.0)?;
-    let lon = params.number_in("lon", -180.0, 180.0)?;
-    let country = params.country()?;
-    let lang = params.lang()?;
+    let NearestParams {
+        lat,
+        lon,
+        country,
+        lang,
+    } = NearestParams::parse(&Params::new(query)?)?;
     let city = geo::nearest(lat, lon, country).ok_or(ApiError::NotFound)?;
     Ok(cached(CityDoc::new(city, lang)))
 }
 
-#[derive(IntoParams)]
+/// `GET /api/geo/cities/default`'s parameters, as parsed and as documented (D228).
+#[derive(Debug, Clone, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub struct DefaultParams {
     /// US (default) or CA.
-    country: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub country: Country,
     /// en (default), es or fr. A language the country is not offered in gets the English list.
-    lang: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub lang: Locale,
+}
+
+impl DefaultParams {
+    pub fn parse(params: &Params) -> Result<DefaultParams, ApiError> {
+        Ok(DefaultParams {
+            country: params.country()?.unwrap_or(Country::DEFAULT),
+            lang: params.lang()?,
+        })
+    }
 }
 
 /// SPEC §9.5 static city list (20 cities; the §9.1 default city first).
@@ -253,22 +294,33 @@ pub struct DefaultParams {
     responses((status = 200, description = "Envelope with `{list}`", body = CityList),
         (status = 400, description = "A parameter is invalid; the message names it")))]
 pub async fn default_cities(query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Result<Response, ApiError> {
-    let params = Params::new(query)?;
-    let country = params.country()?.unwrap_or(Country::DEFAULT);
-    let lang = params.lang()?;
+    let DefaultParams { country, lang } = DefaultParams::parse(&Params::new(query)?)?;
     Ok(cached(CityList {
         list: docs(geo::static_list(country, lang), lang),
     }))
 }
 
-#[derive(IntoParams)]
+/// `GET /api/geo/cities/detail`'s parameters, as parsed and as documented (D228).
+#[derive(Debug, Clone, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub struct DetailParams {
     /// GeoNames id.
-    city_id: i64,
+    pub city_id: i64,
     /// en (default), es or fr.
-    lang: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub lang: Locale,
+}
+
+impl DetailParams {
+    pub fn parse(params: &Params) -> Result<DetailParams, ApiError> {
+        Ok(DetailParams {
+            city_id: params
+                .required("city_id")?
+                .parse::<i64>()
+                .map_err(|_| bad("city_id", "must be a whole number."))?,
+            lang: params.lang()?,
+        })
+    }
 }
 
 /// One city by id.
@@ -277,12 +329,7 @@ pub struct DetailParams {
         (status = 400, description = "A parameter is missing or invalid; the message names it"),
         (status = 404, description = "No city has this id")))]
 pub async fn detail(query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Result<Response, ApiError> {
-    let params = Params::new(query)?;
-    let id = params
-        .required("city_id")?
-        .parse::<i64>()
-        .map_err(|_| bad("city_id", "must be a whole number."))?;
-    let lang = params.lang()?;
-    let city = geo::by_id(CityId(id)).ok_or(ApiError::NotFound)?;
+    let DetailParams { city_id, lang } = DetailParams::parse(&Params::new(query)?)?;
+    let city = geo::by_id(CityId(city_id)).ok_or(ApiError::NotFound)?;
     Ok(cached(CityDoc::new(city, lang)))
 }

@@ -35,13 +35,46 @@ pub fn t(locale: Locale, key: &str) -> &str {
         .unwrap_or(key)
 }
 
-/// `t` with i18next-style `{{name}}` interpolation.
+/// `t` with i18next-style `{{name}}` interpolation, then French elision (the app's
+/// `elision` post-processor). The catalogues' own text never needs it (checked below), so
+/// plain `t` leaves it out.
 pub fn t_with(locale: Locale, key: &str, vars: &[(&str, &str)]) -> String {
     let mut text = t(locale, key).to_string();
     for (name, value) in vars {
         text = text.replace(&format!("{{{{{name}}}}}"), value);
     }
-    text
+    if locale == Locale::Fr { elide(&text) } else { text }
+}
+
+/// French elides "de" and "que" before a vowel: "Près de {{city}}" with Ottawa reads
+/// "Près d’Ottawa" (D150). Y and h are left alone. The same rule as the web app's
+/// `elide` (`web/src/i18n/index.ts`): `/\b(d|qu)e (?=[vowel])/g` → `$1’`, where `\b`
+/// is JavaScript's ASCII word boundary.
+pub fn elide(text: &str) -> String {
+    const VOWELS: &str = "AEIOUÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouàâæéèêëîïôœùûü";
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len());
+    // The character before `rest` in the original text.
+    let mut previous: Option<char> = None;
+    let mut rest = text;
+    'scan: while let Some(c) = rest.chars().next() {
+        if !previous.is_some_and(is_word) {
+            for (word, elided) in [("de ", "d’"), ("que ", "qu’")] {
+                if let Some(after) = rest.strip_prefix(word)
+                    && after.chars().next().is_some_and(|v| VOWELS.contains(v))
+                {
+                    out.push_str(elided);
+                    previous = Some(' ');
+                    rest = after;
+                    continue 'scan;
+                }
+            }
+        }
+        out.push(c);
+        previous = Some(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 #[cfg(test)]
@@ -54,6 +87,34 @@ mod tests {
             for key in ["App_Name", "Web_Back", "Web_PageNotFound", "Web_UnknownError"] {
                 assert!(catalogue(locale).contains_key(key), "{} lacks {key}", locale.code());
             }
+        }
+    }
+
+    /// The cases of the web's `i18n.test.ts` elision tests, and the catalogue itself.
+    #[test]
+    fn french_elides_de_and_que_before_a_vowel_as_the_app_does() {
+        assert_eq!(
+            t_with(Locale::Fr, "Section_Local", &[("city", "Ottawa")]),
+            "Près d’Ottawa"
+        );
+        assert_eq!(
+            t_with(Locale::Fr, "Section_Local", &[("city", "Montréal")]),
+            "Près de Montréal"
+        );
+        assert_eq!(
+            t_with(Locale::En, "Section_Local", &[("city", "Ottawa")]),
+            "Near Ottawa"
+        );
+        assert_eq!(elide("près de Yellowknife, de Hull"), "près de Yellowknife, de Hull");
+        assert_eq!(elide("en tant que Alice de Évis"), "en tant qu’Alice d’Évis");
+        assert_eq!(
+            elide("lorsque Alice, monde Ouvert"),
+            "lorsque Alice, monde Ouvert",
+            "not inside a word"
+        );
+        assert_eq!(elide("de "), "de ");
+        for text in FR.values() {
+            assert_eq!(&elide(text), text, "the catalogue needs no elision of its own");
         }
     }
 

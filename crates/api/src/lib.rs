@@ -50,12 +50,12 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(geo_api::nearest))
         .routes(routes!(geo_api::default_cities))
         .routes(routes!(geo_api::detail))
-        .routes(routes!(news_api::feed_handler))
-        .routes(routes!(news_api::detail_handler))
-        .routes(routes!(news_api::media_handler))
-        .routes(routes!(news_api::categories_handler))
-        .routes(routes!(news_api::search_news_handler))
-        .routes(routes!(news_api::search_media_handler))
+        .routes(routes!(news_api::feeds::feed_handler))
+        .routes(routes!(news_api::detail::detail_handler))
+        .routes(routes!(news_api::media::media_handler))
+        .routes(routes!(news_api::categories::categories_handler))
+        .routes(routes!(news_api::search::search_news_handler))
+        .routes(routes!(news_api::search::search_media_handler))
 }
 
 static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {
@@ -145,7 +145,10 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             encrypted_answers::layer,
         ))
-        .layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
+        .layer(axum::middleware::from_fn_with_state(
+            state.metrics.clone(),
+            metrics::track,
+        ))
         .layer(
             CompressionLayer::new().compress_when(
                 // Audio and video are compressed already, and must keep their byte ranges.

@@ -70,13 +70,13 @@ pub struct Inner {
     pub config: ApiConfig,
     pub nonces: NonceCache,
     pub shell: Shell,
-    pub metrics: Metrics,
+    pub metrics: Arc<Metrics>,
     /// Publisher cities for nearby local feeds, cached for a minute.
-    pub publisher_cities: crate::news_api::PublisherCities,
+    pub publisher_cities: crate::news_api::publisher_cities::PublisherCities,
     /// Public read answers kept for a few seconds (D140).
     pub read_cache: crate::read_cache::ReadCache,
     /// The pages' inline calls, kept the same way (D143).
-    pub inline_cache: crate::pages::data::InlineCache,
+    pub inline_cache: crate::pages::inline_cache::InlineCache,
     /// Whole pages kept the same way (D145).
     pub page_cache: crate::pages::kept::PageCache,
 }
@@ -88,7 +88,7 @@ impl AppState {
             store,
             nonces,
             shell: Shell::load(),
-            metrics: Metrics::default(),
+            metrics: Arc::default(),
             publisher_cities: Default::default(),
             read_cache: Default::default(),
             inline_cache: Default::default(),

@@ -16,9 +16,8 @@ pub use data::GeoError;
 pub use nearest::{NEARBY_KM, distance_km};
 pub use search::{Hit, Page, fold, long_forms};
 
-/// A GeoNames id. Its own type so it cannot be mixed up with other ids.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct CityId(pub i64);
+/// A GeoNames id. Its own type so it cannot be mixed up with other ids (`domain::ids`).
+pub use domain::ids::CityId;
 
 /// Which capital a city is, if any (decision D31).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

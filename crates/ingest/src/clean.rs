@@ -3,7 +3,10 @@
 //! images, video and audio of SPEC §3, a language, and a stable identity.
 
 use crate::parse::RawItem;
-use domain::constants::{NEWS_TYPE_AUDIO, NEWS_TYPE_VIDEO, SUMMARY_MAX_CHARS};
+use domain::constants::{NEWS_TYPE_AUDIO, NEWS_TYPE_VIDEO};
+/// The text rules of SPEC §3.18 / §9.6 live in `domain` (D226); named here too for
+/// the callers that clean items.
+pub use domain::text::{collapse_whitespace, cut_on_word, summary_of};
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::LazyLock;
@@ -699,26 +702,6 @@ pub fn decode_entities(text: &str) -> String {
     out
 }
 
-pub fn collapse_whitespace(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// SPEC §3 / §9.6: at most `max` characters, cut on a word boundary with an ellipsis
-/// when shortened (the ellipsis counts towards the limit).
-pub fn cut_on_word(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let room: String = text.chars().take(max.saturating_sub(1)).collect();
-    let cut = match room.rfind(char::is_whitespace) {
-        Some(i) if i > room.len() / 2 => room[..i].trim_end().to_string(),
-        _ => room.trim_end().to_string(),
-    };
-    let cut = cut.trim_end_matches([',', ';', ':', '-', '–', '—']).to_string();
-    format!("{cut}…")
-}
-
-/// SPEC §3 summary rule.
 /// Sanitised HTML without its `<figcaption>` elements (captions name the photographer or
 /// the picture, not the story).
 fn without_captions(html: &str) -> String {
@@ -735,10 +718,6 @@ fn without_captions(html: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-pub fn summary_of(content_text: &str) -> String {
-    cut_on_word(&collapse_whitespace(content_text), SUMMARY_MAX_CHARS)
 }
 
 /// The hint as one of our languages (en, es, fr), if it is one.
@@ -869,8 +848,7 @@ pub fn clean_item_with_text(raw: &RawItem, ctx: &CleanContext<'_>) -> Option<(Cl
     } else {
         uncaptioned.as_deref().unwrap_or(content_text.as_str())
     };
-    // Already collapsed: `summary_of` without collapsing again.
-    let summary = cut_on_word(summary_source, SUMMARY_MAX_CHARS);
+    let summary = summary_of(summary_source);
 
     let url = |u: &String| clean_url(u, base);
     let org_img_url = raw.images.iter().find_map(url);

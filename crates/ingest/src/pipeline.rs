@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 use store::Store;
-use store::content::{ClaimedFeed, ClusterChoice, FetchRecord, NewsRecord, Upserted};
+use store::content::{ClaimedFeed, ClusterChoice, FeedId, FetchRecord, NewsRecord, Upserted};
 use tokio::task::JoinSet;
 use url::Url;
 
@@ -34,7 +34,7 @@ const INDEX_TEXT_CHARS: usize = 4_000;
 /// What one feed's fetch did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FeedReport {
-    pub feed_id: i64,
+    pub feed_id: FeedId,
     pub url: String,
     pub status: Option<u16>,
     pub inserted: usize,
@@ -337,7 +337,7 @@ impl Pipeline {
                 .map(Duration::from_secs),
             consecutive_errors: u32::try_from(feed.consecutive_errors).unwrap_or(0),
         };
-        let seed = schedule::jitter_seed(feed.feed_id, u64::try_from(started).unwrap_or(0));
+        let seed = schedule::jitter_seed(feed.feed_id.0, u64::try_from(started).unwrap_or(0));
         let next = schedule::plan_next(&state, &outcome, now_ms(), seed);
         let record = FetchRecord {
             fetched_at_ms: started,

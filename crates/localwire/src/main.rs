@@ -93,9 +93,13 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     let store = open_store(&args.store).await?;
     let api_config = args.api_config()?;
     if args.demo {
-        // Before listening, so the first page already has news.
+        // Before listening, so the first page already has news. Servers started together
+        // on one database load it one after the other (D210): the later ones find it
+        // loaded, every story unchanged.
+        let lock = store.startup_lock().await?;
         let added = operator::import_demo(&store).await?;
         let total = operator::ingest_once(store.clone()).await?;
+        lock.release().await;
         tracing::info!(
             publishers = added.media_added,
             feeds = total.feeds,

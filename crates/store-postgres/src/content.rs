@@ -7,7 +7,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{Postgres, Row, Transaction};
 use std::collections::BTreeSet;
 use store::content::{
-    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedStatus, FetchRecord, ImportReport,
+    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedId, FeedStatus, FetchRecord, ImportReport,
     ListFilter, Listing, MediaSource, NewFeed, NewsRecord, NewsRow, PlaceKey, PublisherFeeds, SEARCH_RANKED_MAX,
     SearchQuery, Special, Upserted,
 };
@@ -175,21 +175,48 @@ fn ts_query(words: &[String]) -> String {
         .join(" & ")
 }
 
+/// Recount a story's stats. Writers of one story in several processes take its row
+/// first (creating it if needed), so they recount one after the other and the last sees
+/// every item the others committed (D210): a plain delete and insert lost one side's
+/// items, or failed on `story_clusters_pkey` when two recreated the row at once.
 async fn refresh_cluster(tx: &mut Transaction<'_, Postgres>, cluster: i64) -> std::result::Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM story_clusters WHERE cluster_id = $1")
-        .bind(cluster)
-        .execute(&mut **tx)
-        .await?;
     sqlx::query(
-        "INSERT INTO story_clusters (cluster_id, lead_id, size, media_count, newest) \
-         SELECT $1, (SELECT news_id FROM news_items WHERE cluster_id = $1 ORDER BY publish_time DESC, news_id DESC LIMIT 1), \
-         count(*), count(DISTINCT media_id), max(publish_time) FROM news_items WHERE cluster_id = $1 HAVING count(*) > 0",
+        "INSERT INTO story_clusters (cluster_id, lead_id, size, media_count, newest) VALUES ($1, 0, 0, 0, 0) \
+         ON CONFLICT (cluster_id) DO UPDATE SET size = story_clusters.size",
+    )
+    .bind(cluster)
+    .execute(&mut **tx)
+    .await?;
+    // A new statement: it sees what the writers this one waited for committed.
+    sqlx::query(
+        "UPDATE story_clusters SET lead_id = s.lead_id, size = s.size, media_count = s.media_count, newest = s.newest \
+         FROM (SELECT (SELECT news_id FROM news_items WHERE cluster_id = $1 ORDER BY publish_time DESC, news_id DESC LIMIT 1) \
+         AS lead_id, count(*) AS size, count(DISTINCT media_id) AS media_count, max(publish_time) AS newest \
+         FROM news_items WHERE cluster_id = $1 HAVING count(*) > 0) s WHERE story_clusters.cluster_id = $1",
+    )
+    .bind(cluster)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "DELETE FROM story_clusters WHERE cluster_id = $1 AND NOT EXISTS (SELECT 1 FROM news_items WHERE cluster_id = $1)",
     )
     .bind(cluster)
     .execute(&mut **tx)
     .await?;
     Ok(())
 }
+
+/// Errors another process's concurrent transaction can cause (D210): a deadlock, a
+/// serialization failure, or a unique key it took first (an item whose identity changed).
+/// The transaction is run again; it then finds the other's rows.
+fn worth_retrying(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .and_then(|d| d.code())
+        .is_some_and(|code| matches!(code.as_ref(), "40P01" | "40001" | "23505"))
+}
+
+/// Times a transaction runs before its error is returned.
+const TX_ATTEMPTS: usize = 3;
 
 async fn write_places_and_text(
     tx: &mut Transaction<'_, Postgres>,
@@ -223,6 +250,27 @@ async fn write_places_and_text(
     Ok(())
 }
 
+/// The stored item a record is: same identity, or else same canonical URL.
+async fn find_item(
+    tx: &mut Transaction<'_, Postgres>,
+    media_id: i64,
+    item: &NewsRecord,
+) -> std::result::Result<Option<(i64, String, i64)>, sqlx::Error> {
+    sqlx::query_as(
+        "(SELECT news_id, content_hash, cluster_id FROM news_items WHERE media_id = $1 AND identity = $2) \
+         UNION ALL (SELECT news_id, content_hash, cluster_id FROM news_items \
+         WHERE media_id = $1 AND canonical_url = $3 AND $3 <> '' LIMIT 1) LIMIT 1",
+    )
+    .bind(media_id)
+    .bind(&item.identity)
+    .bind(&item.canonical_url)
+    .fetch_optional(&mut **tx)
+    .await
+}
+
+/// Store one record: insert it, or update the item it already is. Another process may
+/// insert the same identity between the lookup and the insert: the insert then waits
+/// for its commit and does nothing (`ON CONFLICT`), and the record updates that row.
 async fn upsert_one(
     tx: &mut Transaction<'_, Postgres>,
     feed_id: i64,
@@ -232,71 +280,19 @@ async fn upsert_one(
     join: i64,
     now_ms: i64,
 ) -> std::result::Result<(Upserted, i64, bool), sqlx::Error> {
-    let found: Option<(i64, String, i64)> = sqlx::query_as(
-        "(SELECT news_id, content_hash, cluster_id FROM news_items WHERE media_id = $1 AND identity = $2) \
-         UNION ALL (SELECT news_id, content_hash, cluster_id FROM news_items \
-         WHERE media_id = $1 AND canonical_url = $3 AND $3 <> '' LIMIT 1) LIMIT 1",
-    )
-    .bind(media_id)
-    .bind(&item.identity)
-    .bind(&item.canonical_url)
-    .fetch_optional(&mut **tx)
-    .await?;
     let tags = json(&item.tags);
     let city_ids = json(&item.city_ids);
-    match found {
-        Some((id, hash, cluster)) if hash == item.content_hash => Ok((Upserted::Unchanged(id), cluster, false)),
-        Some((id, _, cluster)) => {
-            sqlx::query(
-                "UPDATE news_items SET feed_id = $1, identity = $2, canonical_url = $3, content_hash = $4, title = $5, \
-                 org_img_url = $6, img_url = $7, thumbnail_url = $8, video_url = $9, voice_url = $10, content = $11, \
-                 content_type = $12, content_total_length = $13, description = $14, summary = $15, news_type = $16, \
-                 publish_time = $17, link_url = $18, author = $19, category_id = $20, tags = $21, city_ids = $22, \
-                 lang = $23, signature = $24, updated_at = $25 WHERE news_id = $26",
-            )
-            .bind(feed_id)
-            .bind(&item.identity)
-            .bind(&item.canonical_url)
-            .bind(&item.content_hash)
-            .bind(&item.title)
-            .bind(&item.org_img_url)
-            .bind(&item.img_url)
-            .bind(&item.thumbnail_url)
-            .bind(&item.video_url)
-            .bind(&item.voice_url)
-            .bind(&item.content)
-            .bind(&item.content_type)
-            .bind(item.content_total_length)
-            .bind(&item.description)
-            .bind(&item.summary)
-            .bind(item.news_type)
-            .bind(item.publish_time_ms)
-            .bind(&item.link_url)
-            .bind(&item.author)
-            .bind(&item.category_id)
-            .bind(&tags)
-            .bind(&city_ids)
-            .bind(&item.lang)
-            .bind(&item.signature)
-            .bind(now_ms)
-            .bind(id)
-            .execute(&mut **tx)
-            .await?;
-            sqlx::query("DELETE FROM news_places WHERE news_id = $1")
-                .bind(id)
-                .execute(&mut **tx)
-                .await?;
-            write_places_and_text(tx, id, item).await?;
-            Ok((Upserted::Updated(id), cluster, true))
-        }
+    let found = match find_item(tx, media_id, item).await? {
+        Some(found) => found,
         None => {
-            let id: i64 = sqlx::query_scalar(
+            let inserted: Option<i64> = sqlx::query_scalar(
                 "INSERT INTO news_items (feed_id, media_id, identity, canonical_url, content_hash, title, org_img_url, \
                  img_url, thumbnail_url, video_url, voice_url, content, content_type, content_total_length, \
                  description, summary, news_type, publish_time, link_url, author, category_id, tags, city_ids, \
                  lang, country, cluster_id, signature, created_at, updated_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, \
-                 $21, $22, $23, $24, $25, $26, $27, $28, $28) RETURNING news_id",
+                 $21, $22, $23, $24, $25, $26, $27, $28, $28) \
+                 ON CONFLICT (media_id, identity) DO NOTHING RETURNING news_id",
             )
             .bind(feed_id)
             .bind(media_id)
@@ -326,91 +322,207 @@ async fn upsert_one(
             .bind(join)
             .bind(&item.signature)
             .bind(now_ms)
-            .fetch_one(&mut **tx)
+            .fetch_optional(&mut **tx)
             .await?;
-            let cluster = if join == 0 {
-                sqlx::query("UPDATE news_items SET cluster_id = news_id WHERE news_id = $1")
-                    .bind(id)
-                    .execute(&mut **tx)
-                    .await?;
-                id
-            } else {
-                join
-            };
-            write_places_and_text(tx, id, item).await?;
-            Ok((Upserted::Inserted(id), cluster, true))
+            if let Some(id) = inserted {
+                let cluster = if join == 0 {
+                    sqlx::query("UPDATE news_items SET cluster_id = news_id WHERE news_id = $1")
+                        .bind(id)
+                        .execute(&mut **tx)
+                        .await?;
+                    id
+                } else {
+                    join
+                };
+                write_places_and_text(tx, id, item).await?;
+                return Ok((Upserted::Inserted(id), cluster, true));
+            }
+            // Another process's row, committed by now: this statement sees it.
+            find_item(tx, media_id, item).await?.ok_or(sqlx::Error::RowNotFound)?
         }
+    };
+    let (id, hash, cluster) = found;
+    if hash == item.content_hash {
+        return Ok((Upserted::Unchanged(id), cluster, false));
+    }
+    sqlx::query(
+        "UPDATE news_items SET feed_id = $1, identity = $2, canonical_url = $3, content_hash = $4, title = $5, \
+         org_img_url = $6, img_url = $7, thumbnail_url = $8, video_url = $9, voice_url = $10, content = $11, \
+         content_type = $12, content_total_length = $13, description = $14, summary = $15, news_type = $16, \
+         publish_time = $17, link_url = $18, author = $19, category_id = $20, tags = $21, city_ids = $22, \
+         lang = $23, signature = $24, updated_at = $25 WHERE news_id = $26",
+    )
+    .bind(feed_id)
+    .bind(&item.identity)
+    .bind(&item.canonical_url)
+    .bind(&item.content_hash)
+    .bind(&item.title)
+    .bind(&item.org_img_url)
+    .bind(&item.img_url)
+    .bind(&item.thumbnail_url)
+    .bind(&item.video_url)
+    .bind(&item.voice_url)
+    .bind(&item.content)
+    .bind(&item.content_type)
+    .bind(item.content_total_length)
+    .bind(&item.description)
+    .bind(&item.summary)
+    .bind(item.news_type)
+    .bind(item.publish_time_ms)
+    .bind(&item.link_url)
+    .bind(&item.author)
+    .bind(&item.category_id)
+    .bind(&tags)
+    .bind(&city_ids)
+    .bind(&item.lang)
+    .bind(&item.signature)
+    .bind(now_ms)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query("DELETE FROM news_places WHERE news_id = $1")
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    write_places_and_text(tx, id, item).await?;
+    Ok((Upserted::Updated(id), cluster, true))
+}
+
+/// Run a transaction again when another process's transaction got in its way
+/// ([`worth_retrying`]), up to [`TX_ATTEMPTS`] times.
+async fn retried<T, F, Fut>(mut run: F) -> std::result::Result<T, sqlx::Error>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = std::result::Result<T, sqlx::Error>>,
+{
+    let mut attempt = 1;
+    loop {
+        match run().await {
+            Err(e) if attempt < TX_ATTEMPTS && worth_retrying(&e) => {
+                tracing::debug!(error = %e, attempt, "a concurrent writer got in the way; running the transaction again");
+                attempt += 1;
+            }
+            done => return done,
+        }
+    }
+}
+
+impl PgStore {
+    /// Publishers are matched by slug: one another process inserts meanwhile makes the
+    /// insert wait for its commit and do nothing, and the select then finds it.
+    async fn import_publishers_once(
+        &self,
+        publishers: &[PublisherFeeds],
+        now_ms: i64,
+    ) -> std::result::Result<ImportReport, sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        let mut report = ImportReport::default();
+        for p in publishers {
+            let m = &p.media;
+            let inserted: Option<i64> = sqlx::query_scalar(
+                "INSERT INTO media_sources (slug, name, name_fold, icon_url, home_url, about, contact, \
+                 category_id, category_top_id, country, admin_code, city, city_id, lang, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
+                 ON CONFLICT (slug) DO NOTHING RETURNING media_id",
+            )
+            .bind(&m.slug)
+            .bind(&m.name)
+            .bind(domain::text::fold(&m.name))
+            .bind(&m.icon_url)
+            .bind(&m.home_url)
+            .bind(&m.about)
+            .bind(&m.contact)
+            .bind(&m.category_id)
+            .bind(&m.category_top_id)
+            .bind(&m.country)
+            .bind(&m.admin_code)
+            .bind(&m.city)
+            .bind(m.city_id)
+            .bind(&m.lang)
+            .bind(now_ms)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let media_id = match inserted {
+                Some(id) => {
+                    report.media_added += 1;
+                    id
+                }
+                None => {
+                    sqlx::query_scalar("SELECT media_id FROM media_sources WHERE slug = $1")
+                        .bind(&m.slug)
+                        .fetch_one(&mut *tx)
+                        .await?
+                }
+            };
+            for f in &p.feeds {
+                let added = sqlx::query(
+                    "INSERT INTO feeds (media_id, url, lang, next_due, created_at) VALUES ($1, $2, $3, $4, $4) \
+                     ON CONFLICT (url) DO NOTHING",
+                )
+                .bind(media_id)
+                .bind(&f.url)
+                .bind(&f.lang)
+                .bind(now_ms)
+                .execute(&mut *tx)
+                .await?;
+                if added.rows_affected() == 0 {
+                    report
+                        .skipped
+                        .push((f.url.clone(), "the feed is already registered".into()));
+                } else {
+                    report.feeds_added += 1;
+                }
+            }
+        }
+        tx.commit().await?;
+        Ok(report)
+    }
+
+    async fn upsert_items_once(
+        &self,
+        feed_id: i64,
+        media_id: i64,
+        items: &[NewsRecord],
+        clusters: &[ClusterChoice],
+        now_ms: i64,
+    ) -> std::result::Result<Vec<Upserted>, sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        let country: String = sqlx::query_scalar("SELECT country FROM media_sources WHERE media_id = $1")
+            .bind(media_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        let mut out = Vec::with_capacity(items.len());
+        let mut cluster_of: Vec<i64> = Vec::with_capacity(items.len());
+        let mut touched = BTreeSet::new();
+        for (i, item) in items.iter().enumerate() {
+            let join = match clusters.get(i).copied().unwrap_or(ClusterChoice::New) {
+                ClusterChoice::New => 0,
+                ClusterChoice::Join(c) => c,
+                ClusterChoice::SameAs(j) if j < i => cluster_of[j],
+                ClusterChoice::SameAs(_) => 0,
+            };
+            let (outcome, cluster, changed) =
+                upsert_one(&mut tx, feed_id, media_id, &country, item, join, now_ms).await?;
+            if changed {
+                touched.insert(cluster);
+            }
+            cluster_of.push(cluster);
+            out.push(outcome);
+        }
+        // In cluster order, so two writers never wait for each other's stories crosswise.
+        for cluster in touched {
+            refresh_cluster(&mut tx, cluster).await?;
+        }
+        tx.commit().await?;
+        Ok(out)
     }
 }
 
 #[async_trait]
 impl ContentStore for PgStore {
     async fn import_publishers(&self, publishers: &[PublisherFeeds], now_ms: i64) -> Result<ImportReport> {
-        let done = async {
-            let mut tx = self.pool.begin().await.map_err(db)?;
-            let mut report = ImportReport::default();
-            for p in publishers {
-                let m = &p.media;
-                let existing: Option<i64> = sqlx::query_scalar("SELECT media_id FROM media_sources WHERE slug = $1")
-                    .bind(&m.slug)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .map_err(db)?;
-                let media_id = match existing {
-                    Some(id) => id,
-                    None => {
-                        report.media_added += 1;
-                        sqlx::query_scalar(
-                            "INSERT INTO media_sources (slug, name, name_fold, icon_url, home_url, about, contact, \
-                             category_id, category_top_id, country, admin_code, city, city_id, lang, created_at) \
-                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING media_id",
-                        )
-                        .bind(&m.slug)
-                        .bind(&m.name)
-                        .bind(domain::text::fold(&m.name))
-                        .bind(&m.icon_url)
-                        .bind(&m.home_url)
-                        .bind(&m.about)
-                        .bind(&m.contact)
-                        .bind(&m.category_id)
-                        .bind(&m.category_top_id)
-                        .bind(&m.country)
-                        .bind(&m.admin_code)
-                        .bind(&m.city)
-                        .bind(m.city_id)
-                        .bind(&m.lang)
-                        .bind(now_ms)
-                        .fetch_one(&mut *tx)
-                        .await
-                        .map_err(db)?
-                    }
-                };
-                for f in &p.feeds {
-                    let added = sqlx::query(
-                        "INSERT INTO feeds (media_id, url, lang, next_due, created_at) VALUES ($1, $2, $3, $4, $4) \
-                         ON CONFLICT (url) DO NOTHING",
-                    )
-                    .bind(media_id)
-                    .bind(&f.url)
-                    .bind(&f.lang)
-                    .bind(now_ms)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db)?;
-                    if added.rows_affected() == 0 {
-                        report
-                            .skipped
-                            .push((f.url.clone(), "the feed is already registered".into()));
-                    } else {
-                        report.feeds_added += 1;
-                    }
-                }
-            }
-            tx.commit().await.map_err(db)?;
-            Ok(report)
-        }
-        .await;
-        self.generation.after(done)
+        let done = retried(|| self.import_publishers_once(publishers, now_ms)).await;
+        self.generation.after(done.map_err(db))
     }
 
     async fn export_publishers(&self) -> Result<Vec<(MediaSource, Vec<NewFeed>)>> {
@@ -489,7 +601,7 @@ impl ContentStore for PgStore {
         list.iter()
             .map(|r| {
                 Ok(FeedStatus {
-                    feed_id: r.try_get("feed_id")?,
+                    feed_id: FeedId(r.try_get("feed_id")?),
                     media_id: r.try_get("media_id")?,
                     media_name: r.try_get("media_name")?,
                     url: r.try_get("url")?,
@@ -528,7 +640,7 @@ impl ContentStore for PgStore {
                 .await?
                 .ok_or_else(|| StoreError::Database("feed without publisher".into()))?;
             out.push(ClaimedFeed {
-                feed_id,
+                feed_id: FeedId(feed_id),
                 url,
                 lang,
                 etag,
@@ -542,7 +654,7 @@ impl ContentStore for PgStore {
         Ok(out)
     }
 
-    async fn record_fetch(&self, feed_id: i64, r: &FetchRecord) -> Result<()> {
+    async fn record_fetch(&self, feed_id: FeedId, r: &FetchRecord) -> Result<()> {
         sqlx::query(
             "UPDATE feeds SET last_fetch = $1, last_status = $2, etag = COALESCE($3, etag), \
              last_modified = COALESCE($4, last_modified), last_items = $5, last_error = $6, next_due = $7, \
@@ -557,7 +669,7 @@ impl ContentStore for PgStore {
         .bind(r.next_due_ms)
         .bind(r.consecutive_errors)
         .bind(r.interval_secs)
-        .bind(feed_id)
+        .bind(feed_id.0)
         .execute(&self.pool)
         .await
         .map_err(db)?;
@@ -566,46 +678,14 @@ impl ContentStore for PgStore {
 
     async fn upsert_items(
         &self,
-        feed_id: i64,
+        feed_id: FeedId,
         media_id: i64,
         items: &[NewsRecord],
         clusters: &[ClusterChoice],
         now_ms: i64,
     ) -> Result<Vec<Upserted>> {
-        let done = async {
-            let mut tx = self.pool.begin().await.map_err(db)?;
-            let country: String = sqlx::query_scalar("SELECT country FROM media_sources WHERE media_id = $1")
-                .bind(media_id)
-                .fetch_one(&mut *tx)
-                .await
-                .map_err(db)?;
-            let mut out = Vec::with_capacity(items.len());
-            let mut cluster_of: Vec<i64> = Vec::with_capacity(items.len());
-            let mut touched = BTreeSet::new();
-            for (i, item) in items.iter().enumerate() {
-                let join = match clusters.get(i).copied().unwrap_or(ClusterChoice::New) {
-                    ClusterChoice::New => 0,
-                    ClusterChoice::Join(c) => c,
-                    ClusterChoice::SameAs(j) if j < i => cluster_of[j],
-                    ClusterChoice::SameAs(_) => 0,
-                };
-                let (outcome, cluster, changed) = upsert_one(&mut tx, feed_id, media_id, &country, item, join, now_ms)
-                    .await
-                    .map_err(db)?;
-                if changed {
-                    touched.insert(cluster);
-                }
-                cluster_of.push(cluster);
-                out.push(outcome);
-            }
-            for cluster in touched {
-                refresh_cluster(&mut tx, cluster).await.map_err(db)?;
-            }
-            tx.commit().await.map_err(db)?;
-            Ok(out)
-        }
-        .await;
-        self.generation.after(done)
+        let done = retried(|| self.upsert_items_once(feed_id.0, media_id, items, clusters, now_ms)).await;
+        self.generation.after(done.map_err(db))
     }
 
     async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>> {

@@ -3,6 +3,7 @@
 
 use async_trait::async_trait;
 use domain::user::{UserServer, timestamp_millis};
+use sqlx::pool::PoolConnection;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow};
 use sqlx::{Postgres, Row, Transaction};
 use std::str::FromStr;
@@ -11,9 +12,49 @@ mod content;
 pub mod testing;
 use std::time::Duration;
 use store::{
-    Engine, GuestSession, GuestSessionRequest, LocationUpdate, Result, SessionKey, SessionUser, Store, StoreError,
-    UserId,
+    Engine, GuestSession, GuestSessionRequest, HeldLock, LocationUpdate, Result, SessionKey, SessionUser, StartupLock,
+    Store, StoreError, UserId,
 };
+
+/// The key of the session advisory lock behind [`Store::startup_lock`] (D210): "LWSTART"
+/// in ASCII. Advisory locks are per database, so servers on other databases never wait.
+/// (Migrations run under sqlx's own advisory lock, another key.)
+pub const STARTUP_LOCK_KEY: i64 = 0x004c_5753_5441_5254;
+
+/// How often a process waiting for the start-up lock tries again.
+const STARTUP_LOCK_POLL: Duration = Duration::from_millis(200);
+
+/// The connection whose session holds the start-up lock.
+struct PgStartupLock {
+    conn: Option<PoolConnection<Postgres>>,
+}
+
+#[async_trait]
+impl HeldLock for PgStartupLock {
+    async fn release(mut self: Box<Self>) {
+        if let Some(mut conn) = self.conn.take() {
+            let unlocked = sqlx::query("SELECT pg_advisory_unlock($1)")
+                .bind(STARTUP_LOCK_KEY)
+                .execute(&mut *conn)
+                .await;
+            if let Err(e) = unlocked {
+                // Closing the session gives its locks back too.
+                tracing::warn!(error = %e, "could not give back the start-up lock; closing its connection");
+                conn.close_on_drop();
+            }
+        }
+    }
+}
+
+impl Drop for PgStartupLock {
+    fn drop(&mut self) {
+        // Not released: the connection must not go back to the pool still holding the
+        // lock, so its session ends (and the lock with it).
+        if let Some(mut conn) = self.conn.take() {
+            conn.close_on_drop();
+        }
+    }
+}
 
 /// The user columns, as a macro so every query stays a static string (sqlx 0.9 refuses
 /// dynamic SQL).
@@ -274,6 +315,27 @@ impl Store for PgStore {
             .fetch_optional(&self.pool)
             .await
             .map_err(db)
+    }
+
+    async fn startup_lock(&self) -> Result<StartupLock> {
+        let mut conn = self.pool.acquire().await.map_err(db)?;
+        let mut told = false;
+        // Polled rather than waited for in one statement, which sqlx would log as slow.
+        loop {
+            let free: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
+                .bind(STARTUP_LOCK_KEY)
+                .fetch_one(&mut *conn)
+                .await
+                .map_err(db)?;
+            if free {
+                return Ok(StartupLock::held(Box::new(PgStartupLock { conn: Some(conn) })));
+            }
+            if !told {
+                tracing::info!("another process on this database is starting up (loading the demo); waiting for it");
+                told = true;
+            }
+            tokio::time::sleep(STARTUP_LOCK_POLL).await;
+        }
     }
 
     async fn put_setting(&self, key: &str, value: &str, now_ms: i64) -> Result<()> {

@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 use store::content::{
-    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedStatus, FetchRecord, ImportReport,
+    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedId, FeedStatus, FetchRecord, ImportReport,
     ListFilter, Listing, MediaSource, NewFeed, NewsRecord, NewsRow, PlaceKey, PublisherFeeds, SEARCH_RANKED_MAX,
     SearchQuery, Special, Upserted,
 };
@@ -276,7 +276,7 @@ impl ContentStore for SqliteStore {
         list.iter()
             .map(|r| {
                 Ok(FeedStatus {
-                    feed_id: r.try_get("feed_id")?,
+                    feed_id: FeedId(r.try_get("feed_id")?),
                     media_id: r.try_get("media_id")?,
                     media_name: r.try_get("media_name")?,
                     url: r.try_get("url")?,
@@ -303,17 +303,21 @@ impl ContentStore for SqliteStore {
             .await
     }
 
-    async fn record_fetch(&self, feed_id: i64, record: &FetchRecord) -> Result<()> {
+    async fn record_fetch(&self, feed_id: FeedId, record: &FetchRecord) -> Result<()> {
         let record = record.clone();
         self.content
-            .write(Change::Bookkeeping, move |tx, _| w::record_fetch(tx, feed_id, &record))
+            .write(Change::Bookkeeping, move |tx, _| {
+                w::record_fetch(tx, feed_id.0, &record)
+            })
             .await
     }
 
-    async fn record_fetch_grouped(&self, feed_id: i64, record: &FetchRecord) -> Result<()> {
+    async fn record_fetch_grouped(&self, feed_id: FeedId, record: &FetchRecord) -> Result<()> {
         let record = record.clone();
         self.content
-            .grouped(Change::Bookkeeping, move |tx, _| w::record_fetch(tx, feed_id, &record))
+            .grouped(Change::Bookkeeping, move |tx, _| {
+                w::record_fetch(tx, feed_id.0, &record)
+            })
             .await
     }
 
@@ -323,7 +327,7 @@ impl ContentStore for SqliteStore {
 
     async fn upsert_items(
         &self,
-        feed_id: i64,
+        feed_id: FeedId,
         media_id: i64,
         items: &[NewsRecord],
         clusters: &[ClusterChoice],
@@ -333,14 +337,14 @@ impl ContentStore for SqliteStore {
         self.content
             .write(Change::Content, move |tx, text| {
                 // Its full-text rows go in at its commit.
-                w::upsert_items(tx, feed_id, media_id, items, &clusters, now_ms, text)
+                w::upsert_items(tx, feed_id.0, media_id, items, &clusters, now_ms, text)
             })
             .await
     }
 
     async fn upsert_items_grouped(
         &self,
-        feed_id: i64,
+        feed_id: FeedId,
         media_id: i64,
         items: Vec<NewsRecord>,
         clusters: Vec<ClusterChoice>,
@@ -348,7 +352,7 @@ impl ContentStore for SqliteStore {
     ) -> Result<Vec<Upserted>> {
         self.content
             .grouped(Change::Content, move |tx, text| {
-                w::upsert_items(tx, feed_id, media_id, items, &clusters, now_ms, text)
+                w::upsert_items(tx, feed_id.0, media_id, items, &clusters, now_ms, text)
             })
             .await
     }

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use store::content::{
-    ClaimedFeed, ClusterChoice, FetchRecord, Generation, ImportReport, MediaSource, NewsRecord, PublisherFeeds,
+    ClaimedFeed, ClusterChoice, FeedId, FetchRecord, Generation, ImportReport, MediaSource, NewsRecord, PublisherFeeds,
     Special, Upserted,
 };
 use store::{Result, StoreError};
@@ -451,7 +451,7 @@ pub fn claim_due_feeds(tx: &Connection, now_ms: i64, lease_until_ms: i64, limit:
         .query_map(params![lease_until_ms, now_ms, limit], |r| {
             Ok((
                 ClaimedFeed {
-                    feed_id: r.get(0)?,
+                    feed_id: FeedId(r.get(0)?),
                     url: r.get(1)?,
                     lang: r.get(2)?,
                     etag: r.get(3)?,

@@ -8,6 +8,7 @@
 use async_trait::async_trait;
 
 use crate::Result;
+pub use domain::ids::FeedId;
 
 /// A place an item is about, as stored in `news_places`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -96,7 +97,7 @@ pub struct ImportReport {
 /// A feed with its health, for `feeds list` and the scheduler.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FeedStatus {
-    pub feed_id: i64,
+    pub feed_id: FeedId,
     pub media_id: i64,
     pub media_name: String,
     pub url: String,
@@ -114,7 +115,7 @@ pub struct FeedStatus {
 /// A feed claimed for fetching: everything the fetcher and pipeline need.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClaimedFeed {
-    pub feed_id: i64,
+    pub feed_id: FeedId,
     pub url: String,
     pub lang: String,
     pub etag: Option<String>,
@@ -349,14 +350,14 @@ pub trait ContentStore: Send + Sync {
     async fn claim_due_feeds(&self, now_ms: i64, lease_until_ms: i64, limit: i64) -> Result<Vec<ClaimedFeed>>;
 
     /// Record a fetch and release the feed's lease.
-    async fn record_fetch(&self, feed_id: i64, record: &FetchRecord) -> Result<()>;
+    async fn record_fetch(&self, feed_id: FeedId, record: &FetchRecord) -> Result<()>;
 
     /// Store a feed's items in one transaction: new identities (or canonical URLs) are
     /// inserted, changed ones updated in place (keeping their cluster), unchanged ones left
     /// alone. `clusters[i]` says which story a new item `i` joins. Cluster stats are kept.
     async fn upsert_items(
         &self,
-        feed_id: i64,
+        feed_id: FeedId,
         media_id: i64,
         items: &[NewsRecord],
         clusters: &[ClusterChoice],
@@ -373,7 +374,7 @@ pub trait ContentStore: Send + Sync {
     /// another thread need not copy them.
     async fn upsert_items_grouped(
         &self,
-        feed_id: i64,
+        feed_id: FeedId,
         media_id: i64,
         items: Vec<NewsRecord>,
         clusters: Vec<ClusterChoice>,
@@ -383,7 +384,7 @@ pub trait ContentStore: Send + Sync {
     }
 
     /// [`ContentStore::record_fetch`] in the group of [`ContentStore::upsert_items_grouped`].
-    async fn record_fetch_grouped(&self, feed_id: i64, record: &FetchRecord) -> Result<()> {
+    async fn record_fetch_grouped(&self, feed_id: FeedId, record: &FetchRecord) -> Result<()> {
         self.record_fetch(feed_id, record).await
     }
 

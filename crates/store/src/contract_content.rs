@@ -2,8 +2,8 @@
 
 use crate::Store;
 use crate::content::{
-    After, ClusterChoice, FetchRecord, ListFilter, Listing, NewFeed, NewMedia, NewsRecord, PlaceKey, PublisherFeeds,
-    SearchQuery, Special, Upserted,
+    After, ClusterChoice, FeedId, FetchRecord, ListFilter, Listing, NewFeed, NewMedia, NewsRecord, PlaceKey,
+    PublisherFeeds, SearchQuery, Special, Upserted,
 };
 
 const T0: i64 = 1_763_640_000_000;
@@ -67,7 +67,7 @@ pub fn record(identity: &str, title: &str, hours_after: i64, places: &[PlaceKey]
 }
 
 /// One publisher with one feed; returns (media_id, feed_id).
-async fn one_feed(store: &dyn Store, slug: &str, country: &str) -> (i64, i64) {
+async fn one_feed(store: &dyn Store, slug: &str, country: &str) -> (i64, FeedId) {
     let url = format!("https://{slug}.example/feed.xml");
     store
         .import_publishers(&[publisher(slug, slug, country, "DC", "Washington", &[&url])], T0)

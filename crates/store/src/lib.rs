@@ -10,9 +10,8 @@ pub use content::ContentStore;
 use async_trait::async_trait;
 use domain::user::UserServer;
 
-/// A user's id. A newtype so it cannot be mixed with other ids.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct UserId(pub i64);
+/// A user's id. A newtype so it cannot be mixed with other ids (`domain::ids`).
+pub use domain::ids::UserId;
 
 /// Which engine a store runs on (for logs, health and metrics).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,4 +146,42 @@ pub trait Store: ContentStore + Send + Sync + 'static {
     async fn setting(&self, key: &str) -> Result<Option<String>>;
 
     async fn put_setting(&self, key: &str, value: &str, now_ms: i64) -> Result<()>;
+
+    /// Wait until no other process on this database holds the start-up lock, then hold it
+    /// until [`StartupLock::release`] (or drop). Start-up work that several processes may
+    /// begin at the same moment (loading the demo) runs under it, one process at a time
+    /// (D210). PostgreSQL: a session advisory lock. SQLite has one process per file: a
+    /// lock that holds nothing.
+    async fn startup_lock(&self) -> Result<StartupLock> {
+        Ok(StartupLock::none())
+    }
+}
+
+/// What an engine holds for a [`StartupLock`].
+#[async_trait]
+pub trait HeldLock: Send + Sync {
+    /// Give the lock back and wait until it is given back.
+    async fn release(self: Box<Self>);
+}
+
+/// The lock of [`Store::startup_lock`]. Dropping it without [`StartupLock::release`] still
+/// gives it back, without waiting (PostgreSQL: by closing its connection).
+#[must_use = "the lock is given back when this is dropped"]
+pub struct StartupLock(Option<Box<dyn HeldLock>>);
+
+impl StartupLock {
+    /// A lock that holds nothing (engines with one process per database).
+    pub fn none() -> StartupLock {
+        StartupLock(None)
+    }
+
+    pub fn held(lock: Box<dyn HeldLock>) -> StartupLock {
+        StartupLock(Some(lock))
+    }
+
+    pub async fn release(mut self) {
+        if let Some(lock) = self.0.take() {
+            lock.release().await;
+        }
+    }
 }

@@ -3,30 +3,31 @@
 //! SPA will send, so `data` is exactly what `GET {path}?{params}` answers. Article and
 //! share pages also get their story's title, description, image and NewsArticle data.
 
-use super::cookie;
 use super::locale::{Rendering, query_value};
 use super::routes::RouteMatch;
+use super::shared::{home_section_size, leads_with_first};
+use super::{CITY_COOKIE, ISO_COOKIE, cookie};
 use crate::envelope::ApiError;
 use crate::geo_api::Params;
 use crate::i18n::t_with;
 use crate::news_api;
+use crate::news_api::categories::CategoriesParams;
+use crate::news_api::detail::DetailParams;
+use crate::news_api::feeds::FeedParams;
+use crate::news_api::search::{SearchMediaParams, SearchNewsParams};
 use crate::state::AppState;
 use axum::http::HeaderMap;
 use domain::geo::Country;
 use domain::locale::Locale;
 use geo::CityId;
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 pub const FEED: &str = "/api/news/feed";
 pub const DETAIL: &str = "/api/news/detail";
 pub const CATEGORIES: &str = "/api/news/categories";
 pub const SEARCH_NEWS: &str = "/api/search/news";
 pub const SEARCH_MEDIA: &str = "/api/search/media";
-
-/// Stories in each of the home's local and top sections (web `HOME_SECTION_SIZE`).
-pub const HOME_SECTION_SIZE: usize = 7;
 
 /// One API call of a screen: its path and the parameters the server used.
 #[derive(Debug, Clone)]
@@ -90,33 +91,7 @@ pub struct PageData {
     pub canonical_rest: Option<String>,
 }
 
-/// The data of the pages' inline calls, kept like the API's read answers (D140, D143):
-/// while the store's content generation is unchanged and for at most
-/// [`read_cache::TTL_MS`](crate::read_cache::TTL_MS). Every home page view asks the
-/// same few calls; without this each view queried the store several times.
-#[derive(Default)]
-pub struct InlineCache(Mutex<HashMap<String, Kept>>);
-
-/// A kept value: the content generation and time it was made at.
-type Kept = (u64, i64, Arc<Value>);
-
-impl InlineCache {
-    fn get(&self, key: &str, generation: u64, now: i64) -> Option<Arc<Value>> {
-        let map = self.0.lock().ok()?;
-        let (g, made, value) = map.get(key)?;
-        crate::read_cache::is_fresh(*g, *made, generation, now).then(|| value.clone())
-    }
-
-    fn put(&self, key: String, generation: u64, now: i64, value: Arc<Value>) {
-        let Ok(mut map) = self.0.lock() else { return };
-        if map.len() >= crate::read_cache::MAX_ENTRIES {
-            map.clear();
-        }
-        map.insert(key, (generation, now, value));
-    }
-}
-
-/// Run one call as the API would (kept briefly: [`InlineCache`]).
+/// Run one call as the API would (kept briefly: [`InlineCache`](super::inline_cache::InlineCache)).
 pub async fn run(state: &AppState, call: &Call, now: i64) -> Result<Value, ApiError> {
     let key = format!("{}?{:?}", call.path, call.params);
     let generation = state.store.content_generation();
@@ -131,11 +106,15 @@ pub async fn run(state: &AppState, call: &Call, now: i64) -> Result<Value, ApiEr
 async fn run_uncached(state: &AppState, call: &Call, now: i64) -> Result<Value, ApiError> {
     let params = Params::from_pairs(call.params.clone());
     let value = match call.path {
-        FEED => serde_json::to_value(news_api::feed(state, &params, now).await?),
-        DETAIL => serde_json::to_value(news_api::detail(state, &params, now).await?),
-        CATEGORIES => serde_json::to_value(news_api::categories(&params)?),
-        SEARCH_NEWS => serde_json::to_value(news_api::search_news(state, &params, now).await?),
-        SEARCH_MEDIA => serde_json::to_value(news_api::search_media(state, &params).await?),
+        FEED => serde_json::to_value(news_api::feeds::feed(state, &FeedParams::parse(&params)?, now).await?),
+        DETAIL => serde_json::to_value(news_api::detail::detail(state, &DetailParams::parse(&params)?, now).await?),
+        CATEGORIES => serde_json::to_value(news_api::categories::categories(&CategoriesParams::parse(&params)?)),
+        SEARCH_NEWS => {
+            serde_json::to_value(news_api::search::search_news(state, &SearchNewsParams::parse(&params)?, now).await?)
+        }
+        SEARCH_MEDIA => {
+            serde_json::to_value(news_api::search::search_media(state, &SearchMediaParams::parse(&params)?).await?)
+        }
         other => return Err(ApiError::Internal(format!("no inline call for {other}"))),
     };
     value.map_err(|e| ApiError::Internal(e.to_string()))
@@ -152,11 +131,6 @@ async fn answered(state: &AppState, call: Call, now: i64) -> Option<(Call, Value
         Err(_) => None,
     }
 }
-
-/// The app settings (cookies, §3) a page's data depends on; the page cache keys on
-/// them ([`super::kept::key`]).
-pub const ISO_COOKIE: &str = "iso";
-pub const CITY_COOKIE: &str = "cityId";
 
 /// The reader's country as the SPA will see it: `c` when applied, else the `iso` app
 /// setting, else the page's.
@@ -307,23 +281,12 @@ async fn feed_page(state: &AppState, call: Call, categories: Option<Call>, now: 
     page
 }
 
-/// Screens that show their first story as a large lead card (the SPA's `leadFirst`).
-const LEAD_FIRST: [&str; 7] = [
-    "home",
-    "local",
-    "local-city",
-    "top-news",
-    "category",
-    "location",
-    "special",
-];
-
 /// The image the first screen of route `route` shows largest, for the head to preload
 /// (D147): an article's main image, or a lead card's thumbnail (§3 derived values).
 pub fn lead_image<'a>(route: &str, page: &'a PageData) -> Option<&'a str> {
     let url = if route == "article" {
         page.article.as_ref()?.image.as_str()
-    } else if LEAD_FIRST.contains(&route) {
+    } else if leads_with_first(route) {
         Some(thumbnail_of(&page.main.as_ref()?.1["list"][0])).filter(|u| !u.is_empty())?
     } else {
         return None;
@@ -358,10 +321,10 @@ pub async fn page_data(
             let city = reader_city_id(r, headers).to_string();
             let local = feed_call(
                 "local",
-                &scoped(&[("city_id", city), ("size", HOME_SECTION_SIZE.to_string())]),
+                &scoped(&[("city_id", city), ("size", home_section_size().to_string())]),
             );
             let mut page = feed_page(state, local, None, now).await;
-            let top = feed_call("top", &scoped(&[("size", HOME_SECTION_SIZE.to_string())]));
+            let top = feed_call("top", &scoped(&[("size", home_section_size().to_string())]));
             let latest = feed_call("latest", &scoped(&[]));
             for call in [top, latest, categories()] {
                 if let Some(done) = answered(state, call, now).await {
@@ -394,7 +357,7 @@ pub async fn page_data(
         "top-news" => feed_page(state, feed_call("top", &scoped(&[])), Some(categories()), now).await,
         "category" => {
             let category = param(m, "category");
-            let Some(name) = news_api::category_name(category, locale) else {
+            let Some(name) = news_api::categories::category_name(category, locale) else {
                 return PageData::default();
             };
             let call = feed_call("category", &scoped(&[("category", category.to_string())]));

@@ -97,8 +97,8 @@ pub fn key(path_and_query: &str, headers: &HeaderMap, with_host: bool) -> Option
         key,
         "{path_and_query}\n{}\n{}\n{}\n{}\n{}\n{}",
         cookie(super::LOCALE_COOKIE),
-        cookie(super::data::ISO_COOKIE),
-        cookie(super::data::CITY_COOKIE),
+        cookie(super::ISO_COOKIE),
+        cookie(super::CITY_COOKIE),
         // The header of the server's first screen names the reader's city (D156).
         cookie("city"),
         cookie("adminCode"),

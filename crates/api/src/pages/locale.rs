@@ -81,17 +81,31 @@ pub fn query_value(query: &str, name: &str) -> Option<String> {
     })
 }
 
-/// The query with `c` set to `code` (replacing any `c`), other pairs kept as they were.
+/// The query with `c` set to `code` as the app's `URLSearchParams.set` writes it: the
+/// first `c` takes the value in its place (later ones go), else `c` comes last; the
+/// pairs are written as a form writes them (D235, shared fixture `locale-guard.json`).
 fn query_with_c(query: &str, code: &str) -> String {
-    let mut pairs: Vec<String> = query
-        .split('&')
-        .filter(|p| !p.is_empty() && p.split('=').next() != Some("c"))
-        .map(str::to_string)
-        .collect();
-    pairs.push(format!("c={code}"));
-    pairs.join("&")
+    let mut pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+    match pairs.iter().position(|(k, _)| k == "c") {
+        Some(first) => {
+            pairs[first].1 = code.to_string();
+            let mut index = 0;
+            pairs.retain(|(k, _)| {
+                let keep = k != "c" || index == first;
+                index += 1;
+                keep
+            });
+        }
+        None => pairs.push(("c".to_string(), code.to_string())),
+    }
+    url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs)
+        .finish()
 }
 
+/// The page's locale, or where it redirects: SPEC §2.21's global guard, §5.5's `c` and
+/// §4.10's first access, as the app's `globalGuard` decides them (D3; shared fixture
+/// `web/src/shared/fixtures/locale-guard.json`, D235).
 pub fn resolve(req: &PageRequest<'_>) -> Resolution {
     let query = req.query.unwrap_or("");
     let (prefix, rest) = split_locale_prefix(req.path);
@@ -100,33 +114,37 @@ pub fn resolve(req: &PageRequest<'_>) -> Resolution {
         return Resolution::Redirect(with_query(rest.to_string(), query));
     }
     let route_locale = prefix.and_then(Locale::from_code);
-    let c = query_value(query, "c");
+    // An empty or blank c counts as missing.
+    let c = query_value(query, "c").filter(|c| !c.trim().is_empty());
 
-    if let Some(c) = c.as_deref() {
-        // §2.21: the language from c is applied when it is a configured locale.
-        if let Some(pair) = CountryLanguage::parse(c) {
-            let target_locale = pair.locale;
-            if route_locale.unwrap_or(Locale::DEFAULT) != target_locale {
-                let path = localized_path(target_locale, rest);
-                return Resolution::Redirect(with_query(path, &query_with_c(query, &pair.code())));
-            }
-            return Resolution::Render(Rendering {
-                locale: target_locale,
-                country: pair.country,
-                rest: rest.to_string(),
-                applied_c: Some(pair),
-            });
-        }
-        // An unusable c is ignored: the page renders in the route's locale.
-    } else if let Some(stored) = req.locale_cookie.and_then(CountryLanguage::parse) {
-        // §2.21 global guard: no c and a stored locale code → same route with it in c.
+    // §2.21 global guard: no c and a stored locale code → same route with it in c.
+    if c.is_none()
+        && let Some(stored) = req.locale_cookie.and_then(CountryLanguage::parse)
+    {
         let path = localized_path(stored.locale, rest);
         return Resolution::Redirect(with_query(path, &query_with_c(query, &stored.code())));
-    } else if route_locale.is_none()
+    }
+    // §2.21: the language from c is applied when it is a configured locale; an unusable
+    // c is ignored.
+    let applied = c.as_deref().and_then(CountryLanguage::parse);
+    if let Some(pair) = applied {
+        let target_locale = pair.locale;
+        if route_locale.unwrap_or(Locale::DEFAULT) != target_locale {
+            let path = localized_path(target_locale, rest);
+            return Resolution::Redirect(with_query(path, &query_with_c(query, &pair.code())));
+        }
+        return Resolution::Render(Rendering {
+            locale: target_locale,
+            country: pair.country,
+            rest: rest.to_string(),
+            applied_c: Some(pair),
+        });
+    }
+    // §4.10: first access with no locale in route, cookie or c → the browser's.
+    if route_locale.is_none()
         && let Some(browser) = req.accept_language.and_then(locale_from_accept_language)
         && browser != Locale::DEFAULT
     {
-        // §4.10: first access with no locale in route or cookie → the browser's.
         return Resolution::Redirect(with_query(localized_path(browser, rest), query));
     }
 
@@ -191,7 +209,7 @@ mod tests {
         assert_eq!(redirect(run("/", Some("c=es_US"), None, None)), "/es/?c=es_US");
         assert_eq!(
             redirect(run("/es/latest", Some("c=fr_CA&x=1"), None, None)),
-            "/fr/latest?x=1&c=fr_CA"
+            "/fr/latest?c=fr_CA&x=1"
         );
         assert_eq!(redirect(run("/fr/", Some("c=en_CA"), None, None)), "/?c=en_CA");
         let r = render(run("/es/", Some("c=es_US"), None, None));
@@ -218,7 +236,7 @@ mod tests {
 
     #[test]
     fn spec_5_5_unusable_c_values_are_ignored() {
-        for c in ["xx_YY", "", "de", "%00"] {
+        for c in ["xx_YY", "de", "%00"] {
             let r = render(run("/latest", Some(&format!("c={c}")), Some("fr_CA"), None));
             assert_eq!((r.locale, r.applied_c), (Locale::En, None), "c={c}");
         }

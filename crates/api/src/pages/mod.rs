@@ -4,10 +4,12 @@
 
 pub mod data;
 pub mod first_paint;
+pub mod inline_cache;
 pub mod kept;
 pub mod locale;
 pub mod preload;
 pub mod routes;
+pub mod shared;
 pub mod shell;
 
 use crate::assets;
@@ -31,6 +33,10 @@ use std::sync::Arc;
 pub const LOCALE_COOKIE: &str = "lw_locale";
 /// The app-settings cookie holding the session token (D4).
 pub const TOKEN_COOKIE: &str = "token";
+/// The app settings (cookies, §3) a page's data depends on; the page cache keys on
+/// them ([`kept::key`]).
+pub const ISO_COOKIE: &str = "iso";
+pub const CITY_COOKIE: &str = "cityId";
 /// Longest path shown back in a page; longer ones are cut (a 10 000-character path
 /// still gets a small, clear 404).
 const MAX_SHOWN_PATH: usize = 300;
@@ -196,11 +202,15 @@ fn city_label(r: &Rendering, headers: &HeaderMap) -> Option<String> {
         cookie(headers, name)
             .map(|v| percent_decode_str(v).decode_utf8_lossy().trim().to_string())
             .filter(|v| !v.is_empty() && v.chars().count() <= 100)
+            .unwrap_or_default()
     };
-    match setting("city") {
-        Some(city) => Some(domain::geo::city_show(&city, &setting("adminCode").unwrap_or_default())),
-        None => geo::by_id(geo::CityId(data::reader_city_id(r, headers))).map(|c| c.city_show(r.locale)),
+    // The page does not know the user: the settings' city (D235's shared rule), else
+    // the city the page is written for.
+    let label = domain::geo::reader_city_label(None, &setting("city"), &setting("adminCode"));
+    if !label.is_empty() {
+        return Some(label);
     }
+    geo::by_id(geo::CityId(data::reader_city_id(r, headers))).map(|c| c.city_show(r.locale))
 }
 
 /// The language/country pair the switcher shows (web `currentCode`): the applied `c`,
@@ -208,7 +218,7 @@ fn city_label(r: &Rendering, headers: &HeaderMap) -> Option<String> {
 fn product_code(r: &Rendering, headers: &HeaderMap) -> String {
     let stored = || cookie(headers, LOCALE_COOKIE).and_then(CountryLanguage::parse);
     let from_page = || {
-        let iso = cookie(headers, data::ISO_COOKIE).unwrap_or(r.country.iso());
+        let iso = cookie(headers, ISO_COOKIE).unwrap_or(r.country.iso());
         CountryLanguage::parse(&format!("{}_{iso}", r.locale.code()))
     };
     r.applied_c

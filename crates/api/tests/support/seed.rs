@@ -103,7 +103,7 @@ pub fn item(identity: &str, title: &str, publish_time_ms: i64, city_id: Option<i
     }
 }
 
-async fn feed_id(store: &dyn Store, slug: &str) -> i64 {
+async fn feed_id(store: &dyn Store, slug: &str) -> store::content::FeedId {
     let url = format!("https://{slug}.example/feed.xml");
     store
         .feeds()

@@ -2,27 +2,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigation } from 'react-router';
 import { localizePath } from '../../lib/locale';
+import { FOOTER_LINKS, NAV_ITEMS } from '../../shared/screens';
 import { useRouteHandle } from '../context';
 import { Header } from './Header';
 import { SkipLink } from './SkipLink';
-
-const NAV_ITEMS = [
-  { path: '/', key: 'Nav_Home' },
-  { path: '/local', key: 'Nav_Local' },
-  { path: '/latest', key: 'Nav_Latest' },
-  { path: '/top-news', key: 'Nav_Top' },
-  { path: '/search', key: 'Nav_Search' },
-  { path: '/weather', key: 'Nav_Weather' },
-  { path: '/realtime-trends', key: 'Nav_Trends' },
-  { path: '/today-in-history', key: 'Nav_History' },
-] as const;
-
-const FOOTER_LINKS = [
-  { path: '/setting/block-list', key: 'Title_setting_block_list' },
-  { path: '/setting/following-tags', key: 'Title_setting_following_tags' },
-  { path: '/setting/explore-channels', key: 'Title_setting_explore_channels' },
-  { path: '/user', key: 'Nav_Account' },
-] as const;
 
 export function DefaultLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();

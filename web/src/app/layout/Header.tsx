@@ -2,10 +2,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Suspense } from 'react';
 import {
-  cityShow,
   CityPickerDialog,
   closeCityPicker,
   openCityPicker,
+  readerCityLabel,
   useCityPickerOpen,
 } from '../../features/user';
 import { localizePath } from '../../lib/locale';
@@ -13,17 +13,22 @@ import { useRouteHandle, useServices, useUser } from '../context';
 import { LocaleSwitcher } from './LocaleSwitcher';
 import { Logo } from './Logo';
 
-/** §3.3 cityShow of the user, else of the stored settings. */
+/** §3.3 cityShow of the user, else of the stored settings (D235). */
 function useCityLabel(): string | null {
   const user = useUser();
   const { settings } = useServices();
-  const fromUser = user ? user.city_show || cityShow(user.city, user.admin_code) : '';
-  return fromUser || cityShow(settings.get('city') ?? '', settings.get('adminCode') ?? '') || null;
+  const label = readerCityLabel(user, {
+    city: settings.get('city'),
+    adminCode: settings.get('adminCode'),
+  });
+  return label || null;
 }
 
 export function Header() {
   const { t } = useTranslation();
   const { locale } = useRouteHandle();
+  const { api, session, settings } = useServices();
+  const user = useUser();
   const city = useCityLabel();
   const pickerOpen = useCityPickerOpen();
   return (
@@ -52,7 +57,14 @@ export function Header() {
       </p>
       {pickerOpen && (
         <Suspense fallback={null}>
-          <CityPickerDialog onClose={closeCityPicker} />
+          <CityPickerDialog
+            onClose={closeCityPicker}
+            api={api}
+            session={session}
+            settings={settings}
+            user={user}
+            locale={locale}
+          />
         </Suspense>
       )}
       <LocaleSwitcher />

@@ -28,19 +28,21 @@ function dateFormat(locale: string, withTime: boolean): Intl.DateTimeFormat {
 
 /**
  * "5 minutes ago", "hace 3 horas", "il y a 2 jours"; under a minute "now" in the
- * locale's words; older than a week, the date.
+ * locale's words; older than a week, the date. A time in the future is clock skew and
+ * reads "now"; no time (0 or less) gives no words. Shared fixture:
+ * `shared/fixtures/relative-time.json` (the server's `first_paint/time.rs`, D235).
  */
 export function relativeTime(ms: number, locale: string, now: number = Date.now()): string {
-  if (!ms) return '';
+  if (!(ms > 0)) return '';
   const rtf = relativeFormat(locale);
-  const seconds = Math.trunc((ms - now) / 1000);
-  if (Math.abs(seconds) < 60) return rtf.format(0, 'second');
+  const seconds = Math.max(0, Math.trunc((now - ms) / 1000));
+  if (seconds < 60) return rtf.format(0, 'second');
   const minutes = Math.trunc(seconds / 60);
-  if (Math.abs(minutes) < 60) return rtf.format(minutes, 'minute');
+  if (minutes < 60) return rtf.format(-minutes, 'minute');
   const hours = Math.trunc(minutes / 60);
-  if (Math.abs(hours) < 24) return rtf.format(hours, 'hour');
+  if (hours < 24) return rtf.format(-hours, 'hour');
   const days = Math.trunc(hours / 24);
-  if (Math.abs(days) < 7) return rtf.format(days, 'day');
+  if (days < 7) return rtf.format(-days, 'day');
   return fullDate(ms, locale, { withTime: false });
 }
 
@@ -50,6 +52,19 @@ export function fullDate(
   { withTime = true }: { withTime?: boolean } = {},
 ): string {
   return dateFormat(locale, withTime).format(new Date(ms));
+}
+
+/**
+ * The host of a link as "read the original" names it: the URL parser's host (lower case,
+ * IDN in ASCII form, no credentials, no default port) without one leading `www.`; '' when
+ * `url` is not an absolute URL. Shared fixture: `shared/fixtures/host.json` (D235).
+ */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host.replace(/^www\./, '');
+  } catch {
+    return '';
+  }
 }
 
 /** Lower case without accents, as the search API folds its terms. */
@@ -85,7 +100,8 @@ export interface TextPart {
 /**
  * Splits `text` into plain and matching parts for the search terms, ignoring case and
  * accents. A term matches at the start of a word, and the match runs to the end of that
- * word (so "vote" marks "votes", "ecole" marks "École").
+ * word (so "vote" marks "votes", "ecole" marks "École"). Shared fixture:
+ * `shared/fixtures/highlight.json` (the server's `first_paint/news.rs`, D235).
  */
 export function highlightParts(text: string, terms: readonly string[]): TextPart[] {
   const wanted = [...new Set(terms.map((t) => fold(t.trim())).filter(Boolean))];

@@ -7,7 +7,7 @@ import {
   type InfiniteData,
 } from '@tanstack/react-query';
 import { useRouteHandle, useServices, useUser } from '../../app/context';
-import { cityShow } from '../user';
+import { readerCityLabel } from '../user';
 import {
   apiKey,
   CATEGORIES_PATH,
@@ -36,8 +36,10 @@ export function useReader() {
   const country = user?.country || settings.get('iso') || payload?.country || 'US';
   const cityId = user?.city_id || Number(settings.get('cityId')) || 0;
   const city = user?.city || settings.get('city') || '';
-  const adminCode = user?.admin_code || settings.get('adminCode') || '';
-  const label = user?.city_show || cityShow(city, adminCode);
+  const label = readerCityLabel(user, {
+    city: settings.get('city'),
+    adminCode: settings.get('adminCode'),
+  });
   return { lang: locale, country, cityId, city, label };
 }
 

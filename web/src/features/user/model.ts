@@ -32,9 +32,37 @@ export type LocationRequest = Schemas['LocationRequest'];
 /** §3.4 city info. */
 export type CityInfo = Schemas['CityInfo'];
 
-/** §3.3 the display string "City, AdminCode" (either part may be missing). */
+/**
+ * §3.3 the display string "City, AdminCode": just the city without an admin code, and
+ * nothing without a city (an admin code alone names no city). Parts are trimmed.
+ */
 export function cityShow(city: string, adminCode: string): string {
-  return [city, adminCode].filter((part) => part && part.trim()).join(', ');
+  const name = city.trim();
+  const admin = adminCode.trim();
+  if (!name) return '';
+  return admin ? `${name}, ${admin}` : name;
+}
+
+/** The city fields of a user that name the reader's city. */
+export type UserCity = Pick<User, 'city_show' | 'city' | 'admin_code'>;
+
+/**
+ * The reader's city as the header and the local screens name it (D235, shared fixture
+ * `shared/fixtures/city.json`): the user's city_show, else cityShow of the user's own city
+ * and admin code, else cityShow of the `city` and `adminCode` app settings; '' for none.
+ * A user's city is never paired with the settings' admin code.
+ */
+export function readerCityLabel(
+  user: UserCity | null | undefined,
+  settings: { city?: string; adminCode?: string },
+): string {
+  const fromUser = user ? user.city_show.trim() || cityShow(user.city, user.admin_code) : '';
+  return fromUser || cityShow(settings.city ?? '', settings.adminCode ?? '');
+}
+
+/** The city a local section names: the reader's, else the local feed's own (D235). */
+export function localSectionCity(label: string, feedCity: string | undefined): string {
+  return label || feedCity?.trim() || '';
 }
 
 /** Reads a user from the server's loosely typed JSON (§3.1, §5.4). */

@@ -10,6 +10,7 @@ import {
   useCategories,
   useFeed,
 } from '../../features/news';
+import { leadsWithFirst } from '../../shared/screens';
 
 /** SPEC §2.14 category: its stories, newest first, with the category tabs. */
 export default function Category() {
@@ -30,7 +31,7 @@ export default function Category() {
   return (
     <Screen title={name} description={t('Category_Lede', { category: name })}>
       <CategoryTabs />
-      <NewsFeed query={feed} leadFirst empty={<NoStories />} />
+      <NewsFeed query={feed} leadFirst={leadsWithFirst('category')} empty={<NoStories />} />
     </Screen>
   );
 }

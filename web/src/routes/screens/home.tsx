@@ -13,11 +13,9 @@ import {
   useFeed,
   useReader,
 } from '../../features/news';
-import { openCityPicker, SignInDialog } from '../../features/user';
+import { localSectionCity, openCityPicker, SignInDialog } from '../../features/user';
 import { localizePath } from '../../lib/locale';
-
-/** Stories shown in each of the home's local and top sections. */
-export const HOME_SECTION_SIZE = 7;
+import { HOME_SECTION_SIZE, leadsWithFirst } from '../../shared/screens';
 
 /**
  * SPEC §2.1 home: the reader's city, local stories first, then top and latest (which
@@ -50,7 +48,7 @@ export default function Home() {
   const latest = useFeed({ channel: 'latest' });
   // Below the first screen: rendered once the local and top stories are on screen.
   const belowFold = useAfterFirstPaint();
-  const city = reader.label || local.data?.pages[0]?.context.city?.city_show || '';
+  const city = localSectionCity(reader.label, local.data?.pages[0]?.context.city?.city_show);
 
   return (
     <Screen>
@@ -69,7 +67,12 @@ export default function Home() {
           more={{ to: localizePath(locale, '/local'), label: t('Home_MoreLocal') }}
         >
           <ScopeNote context={local.data?.pages[0]?.context} city={city} />
-          <NewsFeed query={local} limit={HOME_SECTION_SIZE} leadFirst empty={<NoStories />} />
+          <NewsFeed
+            query={local}
+            limit={HOME_SECTION_SIZE}
+            leadFirst={leadsWithFirst('home')}
+            empty={<NoStories />}
+          />
         </FeedSection>
         <FeedSection
           title={t('Section_TopStories')}

@@ -1,5 +1,6 @@
 import { Screen } from '../../components/Screen';
 import { CategoryTabs, NewsFeed, NoStories, useFeed } from '../../features/news';
+import { leadsWithFirst } from '../../shared/screens';
 
 /** SPEC §2.4 latest news, newest first, paging on. */
 export default function Latest() {
@@ -7,7 +8,7 @@ export default function Latest() {
   return (
     <Screen>
       <CategoryTabs />
-      <NewsFeed query={feed} leadFirst empty={<NoStories />} />
+      <NewsFeed query={feed} leadFirst={leadsWithFirst('latest')} empty={<NoStories />} />
     </Screen>
   );
 }

@@ -16,6 +16,7 @@ import {
   useReader,
 } from '../../features/news';
 import { searchCities } from '../../features/user';
+import { leadsWithFirst } from '../../shared/screens';
 
 /**
  * `/local/4140963`, `/local/washington-dc-4140963` → 4140963 (D105); a name without an
@@ -59,7 +60,7 @@ export default function LocalCity() {
           <ErrorState error={lookup.error} onRetry={() => void lookup.refetch()} />
         )}
         <ScopeNote context={context} city={city} />
-        <NewsFeed query={feed} leadFirst empty={<NoStories />} />
+        <NewsFeed query={feed} leadFirst={leadsWithFirst('local-city')} empty={<NoStories />} />
       </FeedSection>
     </Screen>
   );

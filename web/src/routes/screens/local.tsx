@@ -8,7 +8,8 @@ import {
   useFeed,
   useReader,
 } from '../../features/news';
-import { openCityPicker } from '../../features/user';
+import { localSectionCity, openCityPicker } from '../../features/user';
+import { leadsWithFirst } from '../../shared/screens';
 
 /** SPEC §2.3 local news for the reader's city, widened (and saying so) when it is quiet. */
 export default function Local() {
@@ -20,7 +21,7 @@ export default function Local() {
     keepPrevious: true,
   });
   const context = feed.data?.pages[0]?.context;
-  const city = reader.label || context?.city?.city_show || '';
+  const city = localSectionCity(reader.label, context?.city?.city_show);
   return (
     <Screen>
       <p>
@@ -30,7 +31,7 @@ export default function Local() {
       </p>
       <FeedSection title={city ? t('Section_Local', { city }) : t('Section_LocalNoCity')}>
         <ScopeNote context={context} city={city} />
-        <NewsFeed query={feed} leadFirst empty={<NoStories />} />
+        <NewsFeed query={feed} leadFirst={leadsWithFirst('local')} empty={<NoStories />} />
       </FeedSection>
     </Screen>
   );

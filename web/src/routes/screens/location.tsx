@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { Screen } from '../../components/Screen';
 import { isNotFound, MissingState, NewsFeed, NoStories, useFeed } from '../../features/news';
+import { leadsWithFirst } from '../../shared/screens';
 
 /**
  * SPEC §2.15 location: a city (`/location/4975802`) or a state or province
@@ -20,7 +21,7 @@ export default function Location() {
       title={area?.name}
       description={area ? t('Location_Lede', { place: area.name }) : undefined}
     >
-      <NewsFeed query={feed} leadFirst empty={<NoStories />} />
+      <NewsFeed query={feed} leadFirst={leadsWithFirst('location')} empty={<NoStories />} />
     </Screen>
   );
 }

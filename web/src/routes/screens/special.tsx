@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { Screen } from '../../components/Screen';
 import { isNotFound, MissingState, NewsFeed, NoStories, useFeed } from '../../features/news';
+import { leadsWithFirst } from '../../shared/screens';
 
 /** SPEC §2.13 special collection: the operator's title, description and stories. */
 export default function Special() {
@@ -14,7 +15,7 @@ export default function Special() {
   }
   return (
     <Screen title={info?.title} description={info?.description || undefined}>
-      <NewsFeed query={feed} leadFirst empty={<NoStories />} />
+      <NewsFeed query={feed} leadFirst={leadsWithFirst('special')} empty={<NoStories />} />
     </Screen>
   );
 }

@@ -2,29 +2,11 @@
 //! main navigation and footer.
 
 use super::Writer;
+use crate::pages::shared::SCREENS;
 use crate::pages::shell::escape_html;
 use domain::locale::CountryLanguage;
 
-/// The main navigation (web `NAV_ITEMS`).
-const NAV_ITEMS: [(&str, &str); 8] = [
-    ("/", "Nav_Home"),
-    ("/local", "Nav_Local"),
-    ("/latest", "Nav_Latest"),
-    ("/top-news", "Nav_Top"),
-    ("/search", "Nav_Search"),
-    ("/weather", "Nav_Weather"),
-    ("/realtime-trends", "Nav_Trends"),
-    ("/today-in-history", "Nav_History"),
-];
-
-/// The footer's links (web `FOOTER_LINKS`).
-const FOOTER_LINKS: [(&str, &str); 4] = [
-    ("/setting/block-list", "Title_setting_block_list"),
-    ("/setting/following-tags", "Title_setting_following_tags"),
-    ("/setting/explore-channels", "Title_setting_explore_channels"),
-    ("/user", "Nav_Account"),
-];
-
+// Mirrors web/src/app/layout/Logo.tsx (Logo)
 const LOGO: &str = concat!(
     r#"<svg class="logo" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">"#,
     r#"<rect class="logo__bg" width="32" height="32" rx="7"></rect>"#,
@@ -32,6 +14,7 @@ const LOGO: &str = concat!(
     r#"<rect class="logo__fg" x="7" y="25" width="18" height="2" rx="1"></rect></svg>"#
 );
 
+// Mirrors web/src/app/layout/Header.tsx (the city button's pin)
 const PIN: &str = concat!(
     r#"<svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path fill="currentColor" "#,
     r#"d="M12 2a7 7 0 0 0-7 7c0 5.3 7 13 7 13s7-7.7 7-13a7 7 0 0 0-7-7Zm0 9.5A2.5 2.5 0 1 1 12 6.5a2.5 2.5 0 0 1 0 5Z"></path></svg>"#
@@ -39,7 +22,7 @@ const PIN: &str = concat!(
 
 /// Is the nav link to `path` the current page (React Router's `NavLink`; `/` only as
 /// an exact match)?
-fn is_active(path: &str, rest: &str) -> bool {
+pub(super) fn is_active(path: &str, rest: &str) -> bool {
     let rest = if rest.len() > 1 {
         rest.trim_end_matches('/')
     } else {
@@ -51,6 +34,7 @@ fn is_active(path: &str, rest: &str) -> bool {
     rest == path || rest.strip_prefix(path).is_some_and(|after| after.starts_with('/'))
 }
 
+// Mirrors web/src/app/layout/DefaultLayout.tsx (DefaultLayout) and SkipLink.tsx (SkipLink)
 pub(super) fn default_layout(w: &mut Writer, screen: &str) {
     let skip = w.t("Web_SkipToContent");
     w.raw(r##"<div class="layout"><a class="skip-link" href="#main">"##)
@@ -61,7 +45,9 @@ pub(super) fn default_layout(w: &mut Writer, screen: &str) {
     w.raw(r#"<nav class="main-nav" aria-label=""#)
         .text(label)
         .raw(r#""><ul class="main-nav__list">"#);
-    for (path, key) in NAV_ITEMS {
+    // The main navigation and the footer's links: the app's lists (D235).
+    for link in &SCREENS.nav {
+        let (path, key) = (link.path.as_str(), link.key.as_str());
         let href = w.href(path);
         let current = if is_active(path, w.cx.rest) {
             r#"aria-current="page" class="main-nav__link active""#
@@ -82,14 +68,15 @@ pub(super) fn default_layout(w: &mut Writer, screen: &str) {
         .raw(r#"</p><nav aria-label=""#)
         .text(settings)
         .raw(r#""><ul class="site-footer__links">"#);
-    for (path, key) in FOOTER_LINKS {
-        let href = w.href(path);
-        let name = w.t(key);
+    for link in &SCREENS.footer {
+        let href = w.href(&link.path);
+        let name = w.t(&link.key);
         w.raw(&format!(r#"<li><a href="{href}">"#)).text(name).raw("</a></li>");
     }
     w.raw("</ul></nav></footer></div>");
 }
 
+// Mirrors web/src/app/layout/Header.tsx (Header)
 fn header(w: &mut Writer) {
     let home = w.href("/");
     let app = w.t("App_Name");
@@ -113,16 +100,18 @@ fn header(w: &mut Writer) {
     w.raw("</header>");
 }
 
+// Mirrors web/src/app/layout/LocaleSwitcher.tsx (LocaleSwitcher)
 fn locale_switcher(w: &mut Writer) {
     let code = w.cx.product_code;
     let country = code.rsplit('_').next().unwrap_or("US").to_ascii_lowercase();
     let label = w.t("Web_LanguageCountry");
+    let id = w.id();
     w.raw(&format!(
-        r#"<div class="locale-switcher"><img class="locale-switcher__flag" src="/static/country/{}.png" alt="" width="24" height="12"><label class="visually-hidden" for="lw-locale">"#,
+        r#"<div class="locale-switcher"><img class="locale-switcher__flag" src="/static/country/{}.png" alt="" width="24" height="12"><label class="visually-hidden" for="{id}">"#,
         escape_html(&country)
     ))
     .text(label)
-    .raw(r#"</label><select id="lw-locale" class="locale-switcher__select">"#);
+    .raw(&format!(r#"</label><select id="{id}" class="locale-switcher__select">"#));
     // The switcher's pairs (web `PRODUCT_CODES`), in the same order.
     for option in CountryLanguage::PRODUCT_PAIRS.map(CountryLanguage::code) {
         let name = w.t(&format!("Locale_{option}"));

@@ -5,6 +5,10 @@
 //! as soon as the HTML and styles arrive; the app's scripts load after it and React
 //! replaces it with the same screen (no hydration: the markup carries no state).
 //!
+//! Each function that mirrors a React component names it in a `// Mirrors …` line. The
+//! golden test (D230, `golden.rs` and `web/src/test/golden/`) renders the same fixtures
+//! with both and fails on any difference: change a component, change its mirror.
+//!
 //! Written: home, local, latest, top news, category, article and news search.
 //!
 //! Only what React shows on its first render is written: below-the-fold sections the
@@ -12,8 +16,13 @@
 //! the swap moves nothing. Links are real links; buttons do nothing until the app runs.
 //! Routes without a server-written screen return `None` and the app starts at once.
 
+#[cfg(test)]
+mod golden;
 mod layout;
 mod news;
+mod payload;
+#[cfg(test)]
+mod shared_rules;
 mod time;
 
 use super::data::{CATEGORIES, DETAIL, FEED, PageData, SEARCH_NEWS};
@@ -21,7 +30,7 @@ use super::locale::query_value;
 use super::shell::escape_html;
 use crate::i18n::{t, t_with};
 use domain::locale::Locale;
-use serde_json::Value;
+use serde::de::DeserializeOwned;
 
 /// What a page's first screen is written from.
 pub struct Context<'a> {
@@ -107,16 +116,16 @@ impl<'a> Writer<'a> {
     }
 
     /// The data of the page's call to `path` (the main call or one of the others) whose
-    /// parameters include `param`, e.g. `("channel", "top")`.
-    fn call(&self, path: &str, param: Option<(&str, &str)>) -> Option<&'a Value> {
+    /// parameters include `param`, e.g. `("channel", "top")`, read as the API's shape `T`.
+    /// Data that does not read as `T` is no data: the app renders that screen itself.
+    fn call<T: DeserializeOwned>(&self, path: &str, param: Option<(&str, &str)>) -> Option<T> {
         let page = self.cx.page;
-        page.main
-            .iter()
-            .chain(page.extra.iter())
-            .find(|(call, _)| {
-                call.path == path && param.is_none_or(|(k, v)| call.params.iter().any(|(pk, pv)| pk == k && pv == v))
-            })
-            .map(|(_, data)| data)
+        let (_, data) = page.main.iter().chain(page.extra.iter()).find(|(call, _)| {
+            call.path == path && param.is_none_or(|(k, v)| call.params.iter().any(|(pk, pv)| pk == k && pv == v))
+        })?;
+        T::deserialize(data)
+            .inspect_err(|e| tracing::warn!(path, error = %e, "first screen: the inlined data does not read"))
+            .ok()
     }
 
     fn query(&self, name: &str) -> String {
@@ -128,7 +137,7 @@ impl<'a> Writer<'a> {
 pub(crate) mod tests {
     use super::*;
     use crate::pages::data::Call;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     pub(crate) fn context(route: &'static str) -> Context<'static> {
         let page: &'static PageData = Box::leak(Box::default());

@@ -1,33 +1,18 @@
 //! The reading screens' first render: cards, lists, the home, the article, search.
-//! Each function names the React component it mirrors; keep them in step.
+//! Each function names the React component it mirrors; keep them in step (the golden
+//! test, D230, fails when they are not).
 
-use super::time::{iso, relative_time};
+use super::payload::{AUDIO, Categories, Detail, FeedContext, FeedPage, Item, Media, SearchPage, VIDEO};
+use super::time::{full_date, iso, relative_time};
 use super::{CATEGORIES, DETAIL, FEED, SEARCH_NEWS, Writer};
-use crate::pages::data::{HOME_SECTION_SIZE, main_image_of, thumbnail_of};
+use crate::pages::shared::{home_section_size, leads_with_first};
 use crate::pages::shell::escape_html;
-use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
 /// The category tabs' ids in display order (web `CATEGORY_IDS`, D62).
 fn category_ids() -> impl Iterator<Item = &'static str> {
     ingest::categorize::CATEGORIES.iter().map(|(id, _)| *id)
-}
-
-/// §9.5 news types.
-const VIDEO: i64 = 3;
-const AUDIO: i64 = 4;
-
-fn str_of<'v>(v: &'v Value, key: &str) -> &'v str {
-    v[key].as_str().unwrap_or_default()
-}
-
-fn int_of(v: &Value, key: &str) -> i64 {
-    v[key].as_i64().unwrap_or_default()
-}
-
-fn list_of(data: &Value) -> &[Value] {
-    data["list"].as_array().map_or(&[], Vec::as_slice)
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -48,12 +33,14 @@ impl Variant {
 }
 
 /// `Screen` with the route table's title and lede, then `body`.
+// Mirrors web/src/components/Screen.tsx (Screen)
 fn screen(w: &mut Writer, body: impl FnOnce(&mut Writer)) {
     let (title, lede) = (w.t(w.cx.title_key), w.t(w.cx.description_key));
     screen_titled(w, &title, &lede, body);
 }
 
 /// `Screen` with its own title and lede (a category's name), then `body`.
+// Mirrors web/src/components/Screen.tsx (Screen)
 fn screen_titled(w: &mut Writer, title: &str, lede: &str, body: impl FnOnce(&mut Writer)) {
     w.raw(r#"<article class="screen"><div class="screen__head"><h1 class="screen__title">"#)
         .text(title)
@@ -65,6 +52,7 @@ fn screen_titled(w: &mut Writer, title: &str, lede: &str, body: impl FnOnce(&mut
 }
 
 /// `FeedSection` (with its optional "see all" link) around `body`.
+// Mirrors web/src/features/news/components/FeedSection.tsx (FeedSection)
 fn feed_section(w: &mut Writer, title: &str, more: Option<(&str, &str)>, body: impl FnOnce(&mut Writer)) {
     let id = w.id();
     w.raw(&format!(
@@ -84,6 +72,7 @@ fn feed_section(w: &mut Writer, title: &str, more: Option<(&str, &str)>, body: i
 }
 
 /// `Section` of `components/Screen.tsx` (no "see all" link, no head wrapper).
+// Mirrors web/src/components/Screen.tsx (Section)
 fn plain_section(w: &mut Writer, title: &str, body: impl FnOnce(&mut Writer)) {
     let id = w.id();
     w.raw(&format!(
@@ -95,24 +84,24 @@ fn plain_section(w: &mut Writer, title: &str, body: impl FnOnce(&mut Writer)) {
     w.raw("</section>");
 }
 
-/// `CategoryTabs`: the API's names when the page has them, else the catalogue's.
+/// `CategoryTabs`: the API's names when the page has them, else the catalogue's; the
+/// tab of the page's category is current (a `NavLink`).
+// Mirrors web/src/features/news/components/CategoryTabs.tsx (CategoryTabs)
 fn category_tabs(w: &mut Writer) {
     let from_api = w
-        .call(CATEGORIES, None)
-        .and_then(Value::as_array)
+        .call::<Categories>(CATEGORIES, None)
+        .map(|c| c.list)
         .filter(|l| !l.is_empty());
     let tabs: Vec<(String, String)> = match from_api {
         Some(list) => list
-            .iter()
+            .into_iter()
             .map(|c| {
-                let id = str_of(c, "id").to_string();
-                let name = str_of(c, "name");
-                let name = if name.is_empty() {
-                    w.t(&format!("Category_{id}"))
+                let name = if c.name.is_empty() {
+                    w.t(&format!("Category_{}", c.id))
                 } else {
-                    name.to_string()
+                    c.name
                 };
-                (id, name)
+                (c.id, name)
             })
             .collect(),
         None => category_ids()
@@ -124,8 +113,14 @@ fn category_tabs(w: &mut Writer) {
         .text(label)
         .raw(r#""><ul class="category-tabs__list">"#);
     for (id, name) in tabs {
-        let href = w.href(&format!("/category/{id}"));
-        w.raw(&format!(r#"<li><a class="category-tabs__link" href="{href}">"#))
+        let path = format!("/category/{id}");
+        let href = w.href(&path);
+        let current = if super::layout::is_active(&path, w.cx.rest) {
+            r#"aria-current="page" class="category-tabs__link active""#
+        } else {
+            r#"class="category-tabs__link""#
+        };
+        w.raw(&format!(r#"<li><a {current} href="{href}">"#))
             .text(&name)
             .raw("</a></li>");
     }
@@ -133,6 +128,7 @@ fn category_tabs(w: &mut Writer) {
 }
 
 /// `EmptyState`.
+// Mirrors web/src/components/Screen.tsx (EmptyState)
 fn empty_state(w: &mut Writer, title: &str, hint: &str) {
     w.raw(concat!(
         r#"<div class="empty"><svg class="empty__icon" viewBox="0 0 24 24" width="32" height="32" aria-hidden="true">"#,
@@ -145,6 +141,7 @@ fn empty_state(w: &mut Writer, title: &str, hint: &str) {
     .raw("</p></div>");
 }
 
+// Mirrors web/src/features/news/components/NewsFeed.tsx (NoStories)
 fn no_stories(w: &mut Writer) {
     let (title, hint) = (w.t("Empty_Stories"), w.t("Empty_StoriesHint"));
     empty_state(w, &title, &hint);
@@ -158,8 +155,8 @@ const FIRST_SCREEN_CARDS: usize = 6;
 
 /// `PagedList` + `NewsFeed` on a loaded first page: a home section's cards (`limit`), or
 /// the first screen's cards of a paging list (its "Load more" comes with the app).
-fn news_list(w: &mut Writer, data: &Value, limit: Option<usize>, lead_first: bool, terms: &[String]) {
-    let items = list_of(data);
+// Mirrors web/src/features/news/components/NewsFeed.tsx (PagedList, NewsFeed)
+fn news_list(w: &mut Writer, items: &[Item], limit: Option<usize>, lead_first: bool, terms: &[String]) {
     let shown = limit.unwrap_or(FIRST_SCREEN_CARDS).min(items.len());
     w.raw(r#"<div class="paged-list" aria-busy="false"><ul class="news-list">"#);
     for (i, item) in items[..shown].iter().enumerate() {
@@ -172,19 +169,25 @@ fn news_list(w: &mut Writer, data: &Value, limit: Option<usize>, lead_first: boo
         news_card(w, item, variant, terms);
         w.raw("</li>");
     }
-    w.raw("</ul></div>");
+    w.raw("</ul>");
+    if limit.is_none() {
+        // The paging list's status line ("Loading more…" while a page loads).
+        w.raw(r#"<p class="visually-hidden" role="status"></p>"#);
+    }
+    w.raw("</div>");
 }
 
 /// A feed's first page as the screen shows it: the list, or the empty state.
-fn feed_or_empty(w: &mut Writer, data: &Value, limit: Option<usize>, lead_first: bool) {
-    if list_of(data).is_empty() {
+fn feed_or_empty(w: &mut Writer, items: &[Item], limit: Option<usize>, lead_first: bool) {
+    if items.is_empty() {
         no_stories(w);
     } else {
-        news_list(w, data, limit, lead_first, &[]);
+        news_list(w, items, limit, lead_first, &[]);
     }
 }
 
 /// `PublisherBadge`.
+// Mirrors web/src/features/news/components/NewsCard.tsx (PublisherBadge)
 fn publisher_badge(w: &mut Writer, name: &str, icon: &str) {
     if icon.is_empty() {
         let initial: String = name.chars().take(1).flat_map(char::to_uppercase).collect();
@@ -200,20 +203,28 @@ fn publisher_badge(w: &mut Writer, name: &str, icon: &str) {
     w.raw("<span>").text(name).raw("</span>");
 }
 
-/// `TimeAgo`.
+/// `TimeAgo`: the words, with the full date (UTC here, the reader's zone in the app) as
+/// its title.
+// Mirrors web/src/features/news/components/NewsCard.tsx (TimeAgo)
 fn time_ago(w: &mut Writer, ms: i64) {
     if ms <= 0 {
         return;
     }
     let words = relative_time(ms, w.cx.now_ms, w.cx.locale);
-    w.raw(&format!(r#"<time datetime="{}">"#, iso(ms)))
-        .text(&words)
-        .raw("</time>");
+    let title = full_date(ms, w.cx.locale);
+    w.raw(&format!(
+        r#"<time datetime="{}" title="{}">"#,
+        iso(ms),
+        escape_html(&title)
+    ))
+    .text(&words)
+    .raw("</time>");
 }
 
 /// `NewsBadges`.
-fn news_badges(w: &mut Writer, item: &Value) {
-    let kind = int_of(item, "type");
+// Mirrors web/src/features/news/components/NewsCard.tsx (NewsBadges)
+fn news_badges(w: &mut Writer, item: &Item) {
+    let kind = item.kind;
     if kind == VIDEO {
         let label = w.t("News_Video");
         w.raw(r#"<span class="badge badge--media"><svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true"><path fill="currentColor" d="M8 5v14l11-7z"></path></svg>"#)
@@ -226,7 +237,7 @@ fn news_badges(w: &mut Writer, item: &Value) {
             .text(label)
             .raw("</span>");
     }
-    let sources = int_of(item, "cluster_size");
+    let sources = item.cluster_size;
     if sources > 1 {
         let text = w.t_with("News_Sources", &[("count", &sources.to_string())]);
         w.raw(r#"<span class="badge">"#).text(&text).raw("</span>");
@@ -237,6 +248,7 @@ fn news_badges(w: &mut Writer, item: &Value) {
 /// as a placeholder the app fills when it comes near (§4 image states). The placeholder's
 /// loading sweep is left to the app: a screen of 20 animations before the app runs cost
 /// main-thread frames in Lighthouse's trace (search TBT), and nothing is loading yet.
+// Mirrors web/src/features/news/components/NewsImage.tsx (NewsImage)
 fn news_image(w: &mut Writer, class: Option<&str>, src: &str, alt: &str, eager: bool) {
     let class = class.map_or("news-image".to_string(), |c| format!("news-image {c}"));
     if eager {
@@ -253,29 +265,27 @@ fn news_image(w: &mut Writer, class: Option<&str>, src: &str, alt: &str, eager: 
 }
 
 /// `NewsCard`.
-fn news_card(w: &mut Writer, item: &Value, variant: Variant, terms: &[String]) {
+// Mirrors web/src/features/news/components/NewsCard.tsx (NewsCard)
+fn news_card(w: &mut Writer, item: &Item, variant: Variant, terms: &[String]) {
     let title_id = w.id();
-    let summary = Some(str_of(item, "summary"))
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| str_of(item, "description"));
-    let thumbnail = thumbnail_of(item);
+    let summary = item.summary_or_description();
+    let thumbnail = item.thumbnail();
     let show_image = variant != Variant::Compact && !thumbnail.is_empty();
     w.raw(&format!(
         r#"<article class="news-card news-card--{}{}" aria-labelledby="{title_id}"><div class="news-card__body"><p class="news-card__kicker">"#,
         variant.class(),
         if show_image { "" } else { " news-card--no-image" }
     ));
-    let category = str_of(item, "category_id");
-    if !category.is_empty() {
-        let name = w.t(&format!("Category_{category}"));
+    if !item.category_id.is_empty() {
+        let name = w.t(&format!("Category_{}", item.category_id));
         w.raw(r#"<span class="news-card__category">"#).text(name).raw("</span>");
     }
     news_badges(w, item);
-    let href = w.href(&format!("/article/{}", int_of(item, "news_id")));
+    let href = w.href(&format!("/article/{}", item.news_id));
     w.raw(&format!(
         r#"</p><h3 class="news-card__title" id="{title_id}"><a class="news-card__link" href="{href}">"#
     ));
-    highlight(w, str_of(item, "title"), terms);
+    highlight(w, &item.title, terms);
     w.raw("</a></h3>");
     if variant != Variant::Compact && !summary.is_empty() {
         w.raw(r#"<p class="news-card__summary">"#);
@@ -283,14 +293,13 @@ fn news_card(w: &mut Writer, item: &Value, variant: Variant, terms: &[String]) {
         w.raw("</p>");
     }
     w.raw(r#"<p class="news-card__meta">"#);
-    let media_id = int_of(item, "media_id");
-    if media_id > 0 {
-        let href = w.href(&format!("/media/{media_id}"));
+    if item.media_id > 0 {
+        let href = w.href(&format!("/media/{}", item.media_id));
         w.raw(&format!(r#"<a class="news-card__publisher" href="{href}">"#));
-        publisher_badge(w, str_of(item, "media_name"), str_of(item, "media_icon"));
+        publisher_badge(w, &item.media_name, &item.media_icon);
         w.raw("</a>");
     }
-    time_ago(w, int_of(item, "publish_time"));
+    time_ago(w, item.publish_time);
     w.raw("</p></div>");
     if show_image {
         news_image(w, Some("news-card__image"), thumbnail, "", variant == Variant::Lead);
@@ -300,6 +309,7 @@ fn news_card(w: &mut Writer, item: &Value, variant: Variant, terms: &[String]) {
 
 /// `Highlight`: the search terms marked, accent- and case-insensitively, at word starts
 /// and to the end of the word (web `highlightParts`).
+// Mirrors web/src/features/news/components/Highlight.tsx (Highlight)
 fn highlight(w: &mut Writer, text: &str, terms: &[String]) {
     for (part, marked) in highlight_parts(text, terms) {
         if marked {
@@ -318,7 +328,7 @@ fn fold_char(c: char) -> String {
         .collect()
 }
 
-fn highlight_parts<'t>(text: &'t str, terms: &[String]) -> Vec<(&'t str, bool)> {
+pub(super) fn highlight_parts<'t>(text: &'t str, terms: &[String]) -> Vec<(&'t str, bool)> {
     let mut wanted: Vec<String> = terms
         .iter()
         .map(|t| t.trim().chars().map(fold_char).collect::<String>())
@@ -383,10 +393,11 @@ fn highlight_parts<'t>(text: &'t str, terms: &[String]) -> Vec<(&'t str, bool)> 
 }
 
 /// `home.tsx` (before its below-the-fold latest list).
+// Mirrors web/src/routes/screens/home.tsx (Home)
 pub(super) fn home(w: &mut Writer) -> Option<()> {
-    let local = w.call(FEED, Some(("channel", "local")))?;
-    let top = w.call(FEED, Some(("channel", "top")));
-    let city = reader_city(w, local);
+    let local: FeedPage = w.call(FEED, Some(("channel", "local")))?;
+    let top: Option<FeedPage> = w.call(FEED, Some(("channel", "top")));
+    let city = reader_city(w, &local);
     screen(w, |w| {
         let line = if city.is_empty() {
             w.t("Home_NoCity").to_string()
@@ -408,12 +419,12 @@ pub(super) fn home(w: &mut Writer) -> Option<()> {
         };
         let more = w.t("Home_MoreLocal");
         feed_section(w, &title, Some(("/local", &more)), |w| {
-            scope_note(w, &local["context"], &city);
-            feed_or_empty(w, local, Some(HOME_SECTION_SIZE), true);
+            scope_note(w, &local.context, &city);
+            feed_or_empty(w, &local.list, Some(home_section_size()), leads_with_first(w.cx.route));
         });
         let (title, more) = (w.t("Section_TopStories"), w.t("Home_MoreTop"));
-        feed_section(w, &title, Some(("/top-news", &more)), |w| match top {
-            Some(top) => feed_or_empty(w, top, Some(HOME_SECTION_SIZE), false),
+        feed_section(w, &title, Some(("/top-news", &more)), |w| match &top {
+            Some(top) => feed_or_empty(w, &top.list, Some(home_section_size()), false),
             None => list_skeleton(w, 4),
         });
         w.raw(r#"<div class="home__slot" data-slot="trends"></div>"#);
@@ -425,6 +436,7 @@ pub(super) fn home(w: &mut Writer) -> Option<()> {
 }
 
 /// `ListSkeleton`: a call the page could not answer; the app asks again.
+// Mirrors web/src/features/news/components/StatusViews.tsx (ListSkeleton)
 fn list_skeleton(w: &mut Writer, count: usize) {
     let label = w.t("News_Loading");
     w.raw(r#"<div class="news-skeleton" role="status"><span class="visually-hidden">"#)
@@ -442,20 +454,17 @@ fn list_skeleton(w: &mut Writer, count: usize) {
 }
 
 /// `ScopeNote`: says when a quiet city's feed was widened.
-fn scope_note(w: &mut Writer, context: &Value, label: &str) {
-    let scope = str_of(context, "scope");
+// Mirrors web/src/features/news/components/FeedSection.tsx (ScopeNote)
+fn scope_note(w: &mut Writer, context: &FeedContext, label: &str) {
+    let scope = context.scope.as_str();
     if scope.is_empty() || scope == "city" {
         return;
     }
-    let city = [
-        label,
-        str_of(&context["city"], "city_show"),
-        str_of(&context["city"], "name"),
-    ]
-    .into_iter()
-    .find(|s| !s.is_empty())
-    .unwrap_or_default();
-    let area = Some(str_of(context, "area_name"))
+    let city = [label, &context.city.city_show, &context.city.name]
+        .into_iter()
+        .find(|s| !s.is_empty())
+        .unwrap_or_default();
+    let area = Some(context.area_name.as_str())
         .filter(|a| !a.is_empty())
         .unwrap_or(city);
     let text = match scope {
@@ -466,29 +475,39 @@ fn scope_note(w: &mut Writer, context: &Value, label: &str) {
     w.raw(r#"<p class="scope-note" role="note">"#).text(&text).raw("</p>");
 }
 
+/// Does route `route` show its first story as a lead card (the app's `leadFirst`)? One
+/// list for the server: the head preloads those screens' lead image (D147).
+fn lead_first(w: &Writer) -> bool {
+    leads_with_first(w.cx.route)
+}
+
 /// `category.tsx`: the category's name (the API's, else the catalogue's) as the title.
+// Mirrors web/src/routes/screens/category.tsx (Category)
 pub(super) fn category(w: &mut Writer) -> Option<()> {
-    let (call, data) = w.cx.page.main.as_ref()?;
+    let (call, _) = w.cx.page.main.as_ref()?;
     let id = call.params.iter().find(|(k, _)| k == "category")?.1.clone();
+    let data: FeedPage = w.call(FEED, Some(("category", &id)))?;
     let from_api = w
-        .call(CATEGORIES, None)
-        .and_then(Value::as_array)
-        .and_then(|list| list.iter().find(|c| str_of(c, "id") == id))
-        .map(|c| str_of(c, "name").to_string())
+        .call::<Categories>(CATEGORIES, None)
+        .and_then(|c| c.list.into_iter().find(|c| c.id == id))
+        .map(|c| c.name)
         .filter(|n| !n.is_empty());
     let name = from_api.unwrap_or_else(|| w.t(&format!("Category_{id}")));
     let lede = w.t_with("Category_Lede", &[("category", &name)]);
+    let lead = lead_first(w);
     screen_titled(w, &name, &lede, |w| {
         category_tabs(w);
-        feed_or_empty(w, data, None, true);
+        feed_or_empty(w, &data.list, None, lead);
     });
     Some(())
 }
 
 /// `local.tsx`: the reader's city, widened (and saying so) when it is quiet.
+// Mirrors web/src/routes/screens/local.tsx (Local)
 pub(super) fn local(w: &mut Writer) -> Option<()> {
-    let data = w.call(FEED, Some(("channel", "local")))?;
-    let city = reader_city(w, data);
+    let data: FeedPage = w.call(FEED, Some(("channel", "local")))?;
+    let city = reader_city(w, &data);
+    let lead = lead_first(w);
     screen(w, |w| {
         let change = w.t("City_Change");
         w.raw(r#"<p><button type="button" class="button" aria-haspopup="dialog">"#)
@@ -500,8 +519,8 @@ pub(super) fn local(w: &mut Writer) -> Option<()> {
             w.t_with("Section_Local", &[("city", &city)])
         };
         feed_section(w, &title, None, |w| {
-            scope_note(w, &data["context"], &city);
-            feed_or_empty(w, data, None, true);
+            scope_note(w, &data.context, &city);
+            feed_or_empty(w, &data.list, None, lead);
         });
     });
     Some(())
@@ -509,69 +528,74 @@ pub(super) fn local(w: &mut Writer) -> Option<()> {
 
 /// The city a local feed is for, as the screens name it (`reader.label`, else the
 /// feed's own city).
-fn reader_city(w: &Writer, local: &Value) -> String {
-    w.cx.city_label
-        .clone()
-        .filter(|c| !c.is_empty())
-        .or_else(|| {
-            let show = str_of(&local["context"]["city"], "city_show");
-            (!show.is_empty()).then(|| show.to_string())
-        })
-        .unwrap_or_default()
+fn reader_city(w: &Writer, local: &FeedPage) -> String {
+    let label = w.cx.city_label.as_deref().unwrap_or_default();
+    domain::geo::local_section_city(label, &local.context.city.city_show)
 }
 
-/// `latest.tsx` and `top-news.tsx`: tabs, then the feed with a lead card.
+/// `latest.tsx` and `top-news.tsx`: tabs, then the feed (with a lead card).
+// Mirrors web/src/routes/screens/latest.tsx (Latest) and top-news.tsx (TopNews)
 pub(super) fn feed_screen(w: &mut Writer) -> Option<()> {
-    let data = w.call(FEED, None)?;
+    let data: FeedPage = w.call(FEED, None)?;
+    let lead = lead_first(w);
     screen(w, |w| {
         category_tabs(w);
-        feed_or_empty(w, data, None, true);
+        feed_or_empty(w, &data.list, None, lead);
     });
     Some(())
 }
 
 /// `article.tsx` + `ArticleView`, down to the full coverage (the "more from" list below
 /// it comes after the app's first paint).
+// Mirrors web/src/routes/screens/article.tsx (Article) and web/src/features/news/components/ArticleView.tsx (ArticleView)
 pub(super) fn article(w: &mut Writer) -> Option<()> {
-    let detail = w.call(DETAIL, None)?;
-    let news = &detail["news"];
-    let media = &detail["media"];
-    let publisher = Some(str_of(media, "name"))
-        .filter(|s| !s.is_empty())
-        .unwrap_or(str_of(news, "media_name"));
-    let image = main_image_of(news);
+    let detail: Detail = w.call(DETAIL, None)?;
+    let news = &detail.news;
+    // The app's `readDetail`: without a publisher record, the item's own media fields.
+    let media = if detail.media.media_id != 0 {
+        detail.media
+    } else {
+        Media {
+            media_id: news.media_id,
+            name: news.media_name.clone(),
+            icon_url: news.media_icon.clone(),
+        }
+    };
+    let publisher = if media.name.is_empty() {
+        news.media_name.as_str()
+    } else {
+        media.name.as_str()
+    };
+    let image = news.main_image();
     w.raw(r#"<div class="screen"><article class="article" aria-labelledby="article-title"><header class="article__head"><p class="news-card__kicker">"#);
-    let category = str_of(news, "category_id");
-    if !category.is_empty() {
-        let href = w.href(&format!("/category/{category}"));
-        let name = w.t(&format!("Category_{category}"));
+    if !news.category_id.is_empty() {
+        let href = w.href(&format!("/category/{}", news.category_id));
+        let name = w.t(&format!("Category_{}", news.category_id));
         w.raw(&format!(r#"<a href="{href}">"#)).text(name).raw("</a>");
     }
     news_badges(w, news);
     w.raw(r#"</p><h1 id="article-title" class="article__title">"#)
-        .text(str_of(news, "title"))
+        .text(&news.title)
         .raw(r#"</h1><p class="article__byline">"#);
-    let media_id = int_of(news, "media_id");
-    if media_id > 0 {
-        let href = w.href(&format!("/media/{media_id}"));
-        let icon = Some(str_of(media, "icon_url"))
-            .filter(|s| !s.is_empty())
-            .unwrap_or(str_of(news, "media_icon"));
+    if news.media_id > 0 {
+        let href = w.href(&format!("/media/{}", news.media_id));
+        let icon = if media.icon_url.is_empty() {
+            news.media_icon.as_str()
+        } else {
+            media.icon_url.as_str()
+        };
         w.raw(&format!(r#"<a class="news-card__publisher" href="{href}">"#));
         publisher_badge(w, publisher, icon);
         w.raw("</a>");
     }
-    let author = str_of(news, "author");
-    if !author.is_empty() {
-        let by = w.t_with("Article_By", &[("author", author)]);
+    if !news.author.is_empty() {
+        let by = w.t_with("Article_By", &[("author", &news.author)]);
         w.raw("<span>").text(&by).raw("</span>");
     }
-    time_ago(w, int_of(news, "publish_time"));
+    time_ago(w, news.publish_time);
     w.raw("</p></header>");
 
-    let kind = int_of(news, "type");
-    let video = str_of(news, "video_url");
-    if kind == VIDEO && !video.is_empty() {
+    if news.kind == VIDEO && !news.video_url.is_empty() {
         let poster = if image.is_empty() {
             String::new()
         } else {
@@ -580,28 +604,26 @@ pub(super) fn article(w: &mut Writer) -> Option<()> {
         media_player(
             w,
             "video",
-            video,
+            &news.video_url,
             &format!(r#"preload="metadata"{poster}"#),
             "Article_OpenVideo",
         );
     } else if !image.is_empty() {
-        news_image(w, None, image, str_of(news, "title"), true);
+        news_image(w, None, image, &news.title, true);
     }
-    let voice = str_of(news, "voice_url");
-    if kind == AUDIO && !voice.is_empty() {
-        media_player(w, "audio", voice, r#"preload="none""#, "Article_OpenAudio");
+    if news.kind == AUDIO && !news.voice_url.is_empty() {
+        media_player(w, "audio", &news.voice_url, r#"preload="none""#, "Article_OpenAudio");
     }
     article_body(w, news);
     original_link(w, news, publisher);
     article_facts(w, news);
     w.raw("</article>");
 
-    let cluster = detail["cluster"].as_array().map_or(&[][..], Vec::as_slice);
-    if !cluster.is_empty() {
+    if !detail.cluster.is_empty() {
         let title = w.t("Article_FullCoverage");
         plain_section(w, &title, |w| {
             w.raw(r#"<ul class="news-list news-list--single">"#);
-            for item in cluster {
+            for item in &detail.cluster {
                 w.raw("<li>");
                 news_card(w, item, Variant::Compact, &[]);
                 w.raw("</li>");
@@ -615,6 +637,7 @@ pub(super) fn article(w: &mut Writer) -> Option<()> {
 
 /// An article's `<video>` or `<audio>` player with a link to the file inside, for
 /// browsers that cannot play it.
+// Mirrors web/src/features/news/components/ArticleView.tsx (the article__media players)
 fn media_player(w: &mut Writer, tag: &str, src: &str, attrs: &str, open_key: &str) {
     let src = escape_html(src);
     let open = w.t(open_key);
@@ -626,6 +649,7 @@ fn media_player(w: &mut Writer, tag: &str, src: &str, attrs: &str, open_key: &st
 }
 
 /// Plain text as paragraphs at blank lines (`TextBody`).
+// Mirrors web/src/features/news/components/ArticleView.tsx (TextBody)
 fn text_body(w: &mut Writer, text: &str) {
     // The app splits at `/\n\s*\n/`: a line holding only whitespace ends a paragraph.
     let mut paragraph: Vec<&str> = Vec::new();
@@ -644,11 +668,12 @@ fn text_body(w: &mut Writer, text: &str) {
 }
 
 /// `ArticleBody`: the story's sanitised HTML, else plain text, else the summary.
-fn article_body(w: &mut Writer, news: &Value) {
-    let content = str_of(news, "content");
+// Mirrors web/src/features/news/components/ArticleView.tsx (ArticleBody)
+fn article_body(w: &mut Writer, news: &Item) {
+    let content = news.content.as_str();
     if !content.trim().is_empty() {
         w.raw(r#"<div class="article__body">"#);
-        if str_of(news, "content_type") == "text" {
+        if news.content_type == "text" {
             text_body(w, content);
         } else {
             // Stored content was sanitised when it was ingested (and the app shows it
@@ -663,9 +688,7 @@ fn article_body(w: &mut Writer, news: &Value) {
         w.raw("</div>");
         return;
     }
-    let summary = Some(str_of(news, "summary"))
-        .filter(|s| !s.is_empty())
-        .unwrap_or(str_of(news, "description"));
+    let summary = news.summary_or_description();
     if !summary.is_empty() {
         w.raw(r#"<div class="article__body">"#);
         text_body(w, summary);
@@ -693,22 +716,47 @@ fn leaves_the_allow_list(html: &str) -> bool {
     })
 }
 
-/// The host of a URL without `www.` (web `hostOf`).
-fn host_of(url: &str) -> &str {
-    let Some((_, rest)) = url.split_once("://") else {
-        return "";
+/// The host of a URL without `www.` (web `hostOf`, D235): the WHATWG URL parser's host
+/// and port, "" when `url` is not an absolute URL.
+// Mirrors web/src/features/news/format.ts (hostOf)
+pub(super) fn host_of(url: &str) -> String {
+    let Ok(parsed) = url::Url::parse(url) else {
+        return String::new();
     };
-    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host = host.rsplit('@').next().unwrap_or_default();
-    host.strip_prefix("www.").unwrap_or(host)
+    let host = match (parsed.host_str(), parsed.port()) {
+        (Some(host), Some(port)) => format!("{host}:{port}"),
+        (Some(host), None) => host.to_string(),
+        (None, _) => return String::new(),
+    };
+    host.strip_prefix("www.").map_or_else(|| host.clone(), str::to_string)
 }
 
-fn original_link(w: &mut Writer, news: &Value, publisher: &str) {
-    let link = str_of(news, "link_url");
+/// What `encodeURIComponent` leaves as it is: letters, digits and `-_.!~*'()`.
+const URI_COMPONENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'!')
+    .remove(b'~')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// JavaScript's `encodeURIComponent`.
+fn encode_uri_component(text: &str) -> String {
+    percent_encoding::utf8_percent_encode(text, URI_COMPONENT).to_string()
+}
+
+/// The "read the original" line of `ArticleView`.
+// Mirrors web/src/features/news/components/ArticleView.tsx (article__original)
+fn original_link(w: &mut Writer, news: &Item, publisher: &str) {
+    let link = news.link_url.as_str();
     if link.is_empty() {
         return;
     }
     let host = host_of(link);
+    let host = host.as_str();
     let note = w.t_with(
         "Article_OriginalNote",
         &[("host", if host.is_empty() { publisher } else { host })],
@@ -728,29 +776,20 @@ fn original_link(w: &mut Writer, news: &Value, publisher: &str) {
 }
 
 /// The places and tags of a story (`article__facts`).
-fn article_facts(w: &mut Writer, news: &Value) {
-    let areas = news["area_list"].as_array().map_or(&[][..], Vec::as_slice);
-    let tags = news["tags"].as_array().map_or(&[][..], Vec::as_slice);
-    if areas.is_empty() && tags.is_empty() {
+// Mirrors web/src/features/news/components/ArticleView.tsx (article__facts)
+fn article_facts(w: &mut Writer, news: &Item) {
+    if news.area_list.is_empty() && news.tags.is_empty() {
         return;
     }
     w.raw(r#"<dl class="article__facts">"#);
-    if !areas.is_empty() {
+    if !news.area_list.is_empty() {
         let label = w.t("Article_Places");
         w.raw("<div><dt>").text(label).raw(r#"</dt><dd><ul class="chips">"#);
         let lang = w.cx.locale.code();
-        for area in areas {
-            let id = match &area["id"] {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let name = Some(str_of(&area["name_map"], lang))
-                .filter(|s| !s.is_empty())
-                .unwrap_or(str_of(area, "name"));
-            let path = format!(
-                "/location/{}",
-                percent_encoding::utf8_percent_encode(&id, percent_encoding::NON_ALPHANUMERIC)
-            );
+        for area in &news.area_list {
+            // The app's `areaName`: the name in the page's language, else the area's own.
+            let name = area.name_map.get(lang).filter(|s| !s.is_empty()).unwrap_or(&area.name);
+            let path = format!("/location/{}", encode_uri_component(&area.id.to_string()));
             let href = w.href(&path);
             w.raw(&format!(r#"<li><a class="chip" href="{href}">"#))
                 .text(name)
@@ -758,14 +797,11 @@ fn article_facts(w: &mut Writer, news: &Value) {
         }
         w.raw("</ul></dd></div>");
     }
-    if !tags.is_empty() {
+    if !news.tags.is_empty() {
         let label = w.t("Article_Tags");
         w.raw("<div><dt>").text(label).raw(r#"</dt><dd><ul class="chips">"#);
-        for tag in tags.iter().filter_map(Value::as_str) {
-            let path = format!(
-                "/search/news?q={}",
-                percent_encoding::utf8_percent_encode(tag, percent_encoding::NON_ALPHANUMERIC)
-            );
+        for tag in &news.tags {
+            let path = format!("/search/news?q={}", encode_uri_component(tag));
             let href = w.href(&path);
             w.raw(&format!(r#"<li><a class="chip" href="{href}">"#))
                 .text(tag)
@@ -778,22 +814,19 @@ fn article_facts(w: &mut Writer, news: &Value) {
 
 /// `SearchScreen` for news with results the page answered (no time filter: the app
 /// computes that one from its own clock).
+// Mirrors web/src/features/search/SearchScreen.tsx (SearchScreen, NewsResults) and SearchForm.tsx (SearchForm)
 pub(super) fn search_news(w: &mut Writer) -> Option<()> {
-    let data = w.call(SEARCH_NEWS, None)?;
+    let data: SearchPage = w.call(SEARCH_NEWS, None)?;
     let q = w.query("q").trim().to_string();
-    let terms: Vec<String> = data["terms"]
-        .as_array()
-        .map(|t| t.iter().filter_map(Value::as_str).map(str::to_string).collect())
-        .unwrap_or_default();
     let city_id = w.query("city_id");
     let category = w.query("category");
+    let filtered = !city_id.is_empty() || !category.is_empty() || !w.query("time").is_empty();
     screen(w, |w| {
-        let action = w.href("/search/news");
         let label = w.t("Search_Label");
         let submit = w.t("Search_Submit");
         let id = w.id();
         w.raw(&format!(
-            r#"<form role="search" class="search-form" action="{action}"><label for="{id}" class="visually-hidden">"#
+            r#"<form role="search" class="search-form"><label for="{id}" class="visually-hidden">"#
         ))
         .text(&label)
         .raw(&format!(
@@ -803,10 +836,11 @@ pub(super) fn search_news(w: &mut Writer) -> Option<()> {
         ))
         .text(submit)
         .raw("</button></form>");
-        let suffix = format!(
-            "?q={}",
-            percent_encoding::utf8_percent_encode(&q, percent_encoding::NON_ALPHANUMERIC)
-        );
+        let suffix = if q.is_empty() {
+            String::new()
+        } else {
+            format!("?q={}", encode_uri_component(&q))
+        };
         let news_href = format!("{}{suffix}", w.href("/search/news"));
         let media_href = format!("{}{suffix}", w.href("/search/media"));
         let (tabs, news, media) = (w.t("Title_search"), w.t("Search_News"), w.t("Search_Media"));
@@ -819,26 +853,56 @@ pub(super) fn search_news(w: &mut Writer) -> Option<()> {
             .raw(&format!(r#"</a><a class="tabs__link" href="{media_href}">"#))
             .text(media)
             .raw("</a></nav>");
-        search_filters(w, &city_id, &category);
+        search_filters(w, &city_id, &category, filtered);
         let title = w.t("Section_Stories");
         plain_section(w, &title, |w| {
-            if list_of(data).is_empty() {
-                // The app's own empty state (tips, other searches) comes with it.
-                let title = w.t_with("Search_NoNews", &[("q", &q)]);
-                w.raw(r#"<div class="empty"><p class="empty__title">"#)
-                    .text(&title)
-                    .raw("</p></div>");
+            if data.list.is_empty() {
+                no_results(w, &q, filtered);
             } else {
-                news_list(w, data, None, false, &terms);
+                news_list(w, &data.list, None, false, &data.terms);
             }
         });
     });
     Some(())
 }
 
+/// A news search that found nothing: what to try, and where to go instead.
+// Mirrors web/src/features/search/SearchScreen.tsx (NewsResults' empty state)
+fn no_results(w: &mut Writer, q: &str, filtered: bool) {
+    let title = w.t_with("Search_NoNews", &[("q", q)]);
+    let (spelling, fewer) = (w.t("Search_TipSpelling"), w.t("Search_TipFewer"));
+    w.raw(r#"<div class="empty"><p class="empty__title">"#)
+        .text(&title)
+        .raw(r#"</p><ul class="search-tips"><li>"#)
+        .text(spelling)
+        .raw("</li><li>")
+        .text(fewer)
+        .raw("</li>");
+    if filtered {
+        let tip = w.t("Search_TipFilters");
+        w.raw("<li>").text(tip).raw("</li>");
+    }
+    w.raw(r#"</ul><p class="search-tips__actions">"#);
+    if filtered {
+        let clear = w.t("Search_ClearFilters");
+        w.raw(r#"<button type="button" class="button">"#)
+            .text(clear)
+            .raw("</button>");
+    }
+    let publishers = format!("{}?q={}", w.href("/search/media"), encode_uri_component(q));
+    let latest = w.href("/latest");
+    let (try_publishers, see_latest) = (w.t("Search_TryPublishers"), w.t("Search_SeeLatest"));
+    w.raw(&format!(r#"<a class="button" href="{publishers}">"#))
+        .text(try_publishers)
+        .raw(&format!(r#"</a><a class="button" href="{latest}">"#))
+        .text(see_latest)
+        .raw("</a></p></div>");
+}
+
 /// The search filters row as it first renders (`PlaceFilter` without a city chosen,
 /// category and time selects).
-fn search_filters(w: &mut Writer, city_id: &str, category: &str) {
+// Mirrors web/src/features/search/SearchScreen.tsx (search-filters) and PlaceFilter.tsx (PlaceFilter)
+fn search_filters(w: &mut Writer, city_id: &str, category: &str, filtered: bool) {
     let label = w.t("Search_Filters");
     w.raw(r#"<div class="search-filters" role="group" aria-label=""#)
         .text(label)
@@ -882,14 +946,15 @@ fn search_filters(w: &mut Writer, city_id: &str, category: &str) {
         w.t("Search_Past24h"),
         w.t("Search_Past7d"),
     );
+    let time = w.query("time");
     w.raw(r#"<label class="field"><span>"#)
         .text(label)
         .raw("</span><select>");
-    option(w, "", &any, true);
-    option(w, "24h", &day, false);
-    option(w, "7d", &week, false);
+    option(w, "", &any, time.is_empty());
+    option(w, "24h", &day, time == "24h");
+    option(w, "7d", &week, time == "7d");
     w.raw("</select></label>");
-    if !city_id.is_empty() || !category.is_empty() {
+    if filtered {
         let clear = w.t("Search_ClearFilters");
         w.raw(r#"<button type="button" class="button">"#)
             .text(clear)

@@ -98,6 +98,27 @@ fn medium_date(ms: i64, locale: Locale) -> String {
     }
 }
 
+/// `Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" })` in UTC, the
+/// app's `fullDate` (TimeAgo's title): "Nov 18, 2026, 11:01 AM", "18 nov 2026, 9:05",
+/// "18 nov. 2026, 09:05". A plain space before AM/PM, as Node 20 with ICU 78 writes it
+/// (a browser whose ICU writes U+202F there shows its own once the app runs).
+pub fn full_date(ms: i64, locale: Locale) -> String {
+    let Some(date) = chrono::DateTime::from_timestamp_millis(ms) else {
+        return String::new();
+    };
+    use chrono::Timelike;
+    let (hour, minute) = (date.hour(), date.minute());
+    let time = match locale {
+        Locale::En => {
+            let h12 = if hour % 12 == 0 { 12 } else { hour % 12 };
+            format!("{h12}:{minute:02} {}", if hour < 12 { "AM" } else { "PM" })
+        }
+        Locale::Es => format!("{hour}:{minute:02}"),
+        Locale::Fr => format!("{hour:02}:{minute:02}"),
+    };
+    format!("{}, {time}", medium_date(ms, locale))
+}
+
 /// The ISO 8601 form for `<time datetime>` (as `Date.toISOString()` writes it).
 pub fn iso(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
@@ -146,5 +167,42 @@ mod tests {
         assert_eq!(relative_time(ms, now, Locale::Es), "5 feb 2026");
         assert_eq!(relative_time(ms, now, Locale::Fr), "5 févr. 2026");
         assert_eq!(iso(ms), "2026-02-05T12:00:00.000Z");
+    }
+
+    /// The strings `Intl.DateTimeFormat(l, { dateStyle: "medium", timeStyle: "short",
+    /// timeZone: "UTC" })` gives (Node 20, ICU 78).
+    #[test]
+    fn full_dates_read_as_the_apps_titles_do() {
+        let at = |h, m| {
+            chrono::NaiveDate::from_ymd_opt(2026, 1, 5)
+                .unwrap()
+                .and_hms_opt(h, m, 0)
+                .unwrap()
+                .and_utc()
+                .timestamp_millis()
+        };
+        let cases = [
+            (
+                (0, 5),
+                ["Jan 5, 2026, 12:05 AM", "5 ene 2026, 0:05", "5 janv. 2026, 00:05"],
+            ),
+            (
+                (9, 5),
+                ["Jan 5, 2026, 9:05 AM", "5 ene 2026, 9:05", "5 janv. 2026, 09:05"],
+            ),
+            (
+                (12, 0),
+                ["Jan 5, 2026, 12:00 PM", "5 ene 2026, 12:00", "5 janv. 2026, 12:00"],
+            ),
+            (
+                (23, 59),
+                ["Jan 5, 2026, 11:59 PM", "5 ene 2026, 23:59", "5 janv. 2026, 23:59"],
+            ),
+        ];
+        for ((h, m), expected) in cases {
+            for (locale, want) in Locale::ALL.into_iter().zip(expected) {
+                assert_eq!(full_date(at(h, m), locale), want);
+            }
+        }
     }
 }

@@ -5,6 +5,7 @@ import { useRouteHandle } from '../../../app/context';
 import { Section } from '../../../components/Screen';
 import { localizePath } from '../../../lib/locale';
 import type { NewsDetail } from '../api';
+import { hostOf } from '../format';
 import { useAfterFirstPaint } from '../hooks';
 import { areaName, isAudio, isVideo, mainImageOf, type Area, type NewsItem } from '../model';
 import { mediaPath, NewsBadges, NewsCard, PublisherBadge, TimeAgo } from './NewsCard';
@@ -50,14 +51,6 @@ function ArticleBody({ news }: { news: NewsItem }) {
       <TextBody text={summary} />
     </div>
   ) : null;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host.replace(/^www\./, '');
-  } catch {
-    return '';
-  }
 }
 
 /**

@@ -1,13 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { hostOf } from '../format';
 import type { MediaSource } from '../model';
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host.replace(/^www\./, '');
-  } catch {
-    return url;
-  }
-}
 
 /** The publisher (§3 media source): icon, name, about, area, contact and home link. */
 export function MediaHeader({ media }: { media: MediaSource }) {
@@ -38,7 +31,7 @@ export function MediaHeader({ media }: { media: MediaSource }) {
           {media.home_url && (
             <li>
               <a href={media.home_url} rel="noopener">
-                {t('Media_Website', { host: hostOf(media.home_url) })}
+                {t('Media_Website', { host: hostOf(media.home_url) || media.home_url })}
               </a>
             </li>
           )}

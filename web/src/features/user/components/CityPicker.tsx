@@ -3,9 +3,16 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { useRouteHandle, useServices, useUser } from '../../../app/context';
+import type { ApiClient } from '../../../lib/api';
 import { usePopup } from '../../popup';
-import { COUNTRIES, localizePath, splitLocalePath, type Country } from '../../../lib/locale';
+import {
+  COUNTRIES,
+  localizePath,
+  splitLocalePath,
+  type Country,
+  type Locale,
+} from '../../../lib/locale';
+import type { AppSettings } from '../../../lib/settings';
 import {
   currentPosition,
   defaultCities,
@@ -15,7 +22,23 @@ import {
   toCityInfo,
   type GeoCity,
 } from '../geo';
-import { cityShow } from '../model';
+import { cityShow, readerCityLabel, type User } from '../model';
+import type { Session } from '../session';
+
+/**
+ * What the picker works with, handed down by the app's header (the feature sits below
+ * the app and does not read the app's context, D225).
+ */
+export interface CityPickerProps {
+  onClose: () => void;
+  api: ApiClient;
+  session: Session;
+  settings: AppSettings;
+  /** The visitor's user (server form); null while unknown. */
+  user: User | null;
+  /** The page's locale. */
+  locale: Locale;
+}
 
 /** Typing pauses this long before the gazetteer is asked. */
 export const CITY_SEARCH_DEBOUNCE_MS = 250;
@@ -35,12 +58,15 @@ function useDebounced(value: string, ms: number): string {
  * §4.4 set city (another country: the matching language/country code first, D103) or
  * §4.3 country change.
  */
-export default function CityPicker({ onClose }: { onClose: () => void }) {
+export default function CityPicker({
+  onClose,
+  api,
+  session,
+  settings,
+  user,
+  locale,
+}: CityPickerProps) {
   const { t } = useTranslation();
-  const services = useServices();
-  const { api, session, settings } = services;
-  const user = useUser();
-  const { locale } = useRouteHandle();
   const location = useLocation();
   const navigate = useNavigate();
   const popup = usePopup();
@@ -142,8 +168,10 @@ export default function CityPicker({ onClose }: { onClose: () => void }) {
     }
   }
 
-  const current =
-    user?.city_show || cityShow(settings.get('city') ?? '', settings.get('adminCode') ?? '');
+  const current = readerCityLabel(user, {
+    city: settings.get('city'),
+    adminCode: settings.get('adminCode'),
+  });
   const searching = q !== '';
   const shown = searching ? (results.data ?? []) : (defaults.data ?? []);
   const status = searching

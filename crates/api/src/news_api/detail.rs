@@ -1,0 +1,136 @@
+//! `GET /api/news/detail`: one item with its content, publisher, story and more from
+//! its place.
+
+use super::cached::{DETAIL_MAX_AGE, RawQuery, kept};
+use super::paging::{OncePerPage, items};
+use super::params::{lang_filter, whole_number};
+use crate::envelope::ApiError;
+use crate::geo_api::Params;
+use crate::news_json::{MediaDoc, NewsItem};
+use crate::state::{AppState, now_ms};
+use axum::extract::State;
+use axum::http::{HeaderMap, Uri};
+use axum::response::Response;
+use domain::locale::Locale;
+use serde::Serialize;
+use store::content::{ListFilter, Listing, PlaceKey};
+use utoipa::{IntoParams, ToSchema};
+
+/// `related` in news/detail.
+pub const RELATED_MAX: usize = 6;
+/// Other items of a story shown in news/detail.
+pub const CLUSTER_MAX: i64 = 50;
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NewsDetail {
+    /// With its content.
+    pub news: NewsItem,
+    pub media: MediaDoc,
+    /// Other items of the same story, newest first.
+    pub cluster: Vec<NewsItem>,
+    /// Up to 6 more from the same place.
+    pub related: Vec<NewsItem>,
+}
+
+/// `GET /api/news/detail`'s parameters, as parsed and as documented (D228).
+#[derive(Debug, Clone, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DetailParams {
+    pub news_id: i64,
+    /// en (default), es or fr: the language of place names.
+    #[param(value_type = Option<String>)]
+    pub lang: Option<Locale>,
+}
+
+impl DetailParams {
+    pub fn parse(params: &Params) -> Result<DetailParams, ApiError> {
+        Ok(DetailParams {
+            news_id: whole_number(params, "news_id")?,
+            lang: lang_filter(params)?,
+        })
+    }
+}
+
+/// `GET /api/news/detail`'s data.
+pub async fn detail(state: &AppState, p: &DetailParams, now: i64) -> Result<NewsDetail, ApiError> {
+    let news_id = p.news_id;
+    let lang = p.lang.unwrap_or(Locale::DEFAULT);
+    let row = state.store.news(news_id).await?.ok_or(ApiError::NotFound)?;
+    let media: MediaDoc = match state.store.media(row.media_id).await? {
+        Some(m) => m.into(),
+        None => MediaDoc {
+            media_id: row.media_id,
+            name: row.media_name.clone(),
+            icon_url: row.media_icon.clone(),
+            home_url: row.media_home_url.clone(),
+            about: String::new(),
+            contact: String::new(),
+            category_id: String::new(),
+            category_top_id: String::new(),
+            area1: String::new(),
+            area2: String::new(),
+            area3: String::new(),
+            follow_status: 0,
+            city_id: 0,
+            lang: String::new(),
+            item_count: 0,
+        },
+    };
+    let cluster_id = row.cluster_id;
+    let cluster = if cluster_id != 0 && row.cluster.size > 1 {
+        let rows = state.store.cluster_items(cluster_id, CLUSTER_MAX + 1).await?;
+        rows.into_iter().filter(|r| r.news_id != news_id).collect()
+    } else {
+        Vec::new()
+    };
+    let place = row
+        .city_ids
+        .first()
+        .copied()
+        .or((media.city_id > 0).then_some(media.city_id));
+    let related = match place {
+        None => Vec::new(),
+        Some(city) => {
+            let limit = RELATED_MAX as i64 * 3 + row.cluster.size.clamp(0, 30);
+            let rows = state
+                .store
+                .list_news(
+                    &Listing::Places(vec![PlaceKey::City(city)]),
+                    &ListFilter::default(),
+                    None,
+                    limit,
+                )
+                .await?;
+            let mut once = OncePerPage::default();
+            rows.into_iter()
+                .filter(|r| r.news_id != news_id && (cluster_id == 0 || r.cluster_id != cluster_id))
+                .filter(|r| once.first(r, true))
+                .take(RELATED_MAX)
+                .collect()
+        }
+    };
+    Ok(NewsDetail {
+        news: NewsItem::from_row(row, lang, now),
+        media,
+        cluster: items(cluster, lang, now),
+        related: items(related, lang, now),
+    })
+}
+
+/// One item with its content, its publisher, its story and more from its place.
+#[utoipa::path(get, path = "/api/news/detail", tag = "news", params(DetailParams),
+    responses((status = 200, description = "Envelope with `{news, media, cluster, related}`", body = NewsDetail),
+        (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 400, description = "A parameter is missing or invalid; the message names it"),
+        (status = 404, description = "No item has this id")))]
+pub async fn detail_handler(
+    State(state): State<AppState>,
+    uri: Uri,
+    headers: HeaderMap,
+    query: RawQuery,
+) -> Result<Response, ApiError> {
+    kept(&state, &uri, &headers, DETAIL_MAX_AGE, || async {
+        detail(&state, &DetailParams::parse(&Params::new(query)?)?, now_ms()).await
+    })
+    .await
+}

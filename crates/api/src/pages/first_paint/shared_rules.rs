@@ -1,0 +1,244 @@
+//! The rules both renderers implement, run against the fixtures the app's tests run too
+//! (`web/src/shared/fixtures/*.json`, `web/src/shared/fixtures.test.ts`; D235). A case
+//! failing here or there means the server's first screen and the app disagree.
+
+use super::news::{highlight_parts, host_of};
+use super::time::relative_time;
+use crate::pages::data::{main_image_of, thumbnail_of};
+use crate::pages::locale::{PageRequest, Resolution, resolve};
+use domain::geo::{UserCity, local_section_city, reader_city_label};
+use domain::locale::Locale;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+#[derive(Deserialize)]
+struct Fixture<C> {
+    cases: Vec<C>,
+}
+
+fn cases<C: DeserializeOwned>(file: &str, json: &str) -> Vec<C> {
+    match serde_json::from_str::<Fixture<C>>(json) {
+        Ok(f) => f.cases,
+        Err(e) => panic!("{file}: {e}"),
+    }
+}
+
+/// Every failing case at once, so one run shows the whole disagreement.
+fn check(file: &str, failures: Vec<String>) {
+    assert!(
+        failures.is_empty(),
+        "{file}: {} case(s) disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[derive(Deserialize)]
+struct HighlightCase {
+    name: String,
+    text: String,
+    terms: Vec<String>,
+    parts: Vec<(String, bool)>,
+}
+
+#[test]
+fn d235_highlighting_matches_the_shared_fixture() {
+    let file = "highlight.json";
+    let all: Vec<HighlightCase> = cases(
+        file,
+        include_str!("../../../../../web/src/shared/fixtures/highlight.json"),
+    );
+    assert!(all.len() >= 20);
+    let failures = all
+        .iter()
+        .filter_map(|c| {
+            let got: Vec<(String, bool)> = highlight_parts(&c.text, &c.terms)
+                .into_iter()
+                .map(|(text, marked)| (text.to_string(), marked))
+                .collect();
+            (got != c.parts).then(|| format!("{}: got {got:?}, want {:?}", c.name, c.parts))
+        })
+        .collect();
+    check(file, failures);
+}
+
+#[derive(Deserialize)]
+struct TimeCase {
+    name: String,
+    ms: i64,
+    now: i64,
+    expected: BTreeMap<String, String>,
+}
+
+#[test]
+fn d235_relative_times_match_the_shared_fixture() {
+    let file = "relative-time.json";
+    let all: Vec<TimeCase> = cases(
+        file,
+        include_str!("../../../../../web/src/shared/fixtures/relative-time.json"),
+    );
+    let mut failures = Vec::new();
+    for c in &all {
+        assert_eq!(c.expected.len(), Locale::ALL.len(), "{}: every locale", c.name);
+        for (code, want) in &c.expected {
+            let Some(locale) = Locale::from_code(code) else {
+                panic!("{}: {code} is not a locale", c.name);
+            };
+            let got = relative_time(c.ms, c.now, locale);
+            if &got != want {
+                failures.push(format!("{} ({code}): got {got:?}, want {want:?}", c.name));
+            }
+        }
+    }
+    check(file, failures);
+}
+
+#[derive(Deserialize)]
+struct ImageCase {
+    name: String,
+    item: Value,
+    thumbnail: String,
+    main_image: String,
+    has_image: bool,
+}
+
+#[test]
+fn d235_spec_3_derived_images_match_the_shared_fixture() {
+    let file = "images.json";
+    let all: Vec<ImageCase> = cases(file, include_str!("../../../../../web/src/shared/fixtures/images.json"));
+    let failures = all
+        .iter()
+        .filter_map(|c| {
+            let got = (
+                thumbnail_of(&c.item),
+                main_image_of(&c.item),
+                // A card shows an image when the item has a thumbnail (`news_card`).
+                !thumbnail_of(&c.item).is_empty(),
+            );
+            let want = (c.thumbnail.as_str(), c.main_image.as_str(), c.has_image);
+            // The first screen's typed item (D230) derives the same images.
+            let item: super::payload::Item = serde_json::from_value(c.item.clone()).unwrap_or_default();
+            let typed = (item.thumbnail(), item.main_image(), !item.thumbnail().is_empty());
+            (got != want || typed != want).then(|| format!("{}: got {got:?} (typed {typed:?}), want {want:?}", c.name))
+        })
+        .collect();
+    check(file, failures);
+}
+
+#[derive(Deserialize)]
+struct HostCase {
+    name: String,
+    url: String,
+    host: String,
+}
+
+#[test]
+fn d235_link_hosts_match_the_shared_fixture() {
+    let file = "host.json";
+    let all: Vec<HostCase> = cases(file, include_str!("../../../../../web/src/shared/fixtures/host.json"));
+    let failures = all
+        .iter()
+        .filter_map(|c| {
+            let got = host_of(&c.url);
+            (got != c.host).then(|| format!("{} ({:?}): got {got:?}, want {:?}", c.name, c.url, c.host))
+        })
+        .collect();
+    check(file, failures);
+}
+
+#[derive(Deserialize)]
+struct UserFields {
+    city_show: String,
+    city: String,
+    admin_code: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Settings {
+    city: String,
+    admin_code: String,
+}
+
+#[derive(Deserialize)]
+struct CityCase {
+    name: String,
+    user: Option<UserFields>,
+    settings: Settings,
+    feed_city: String,
+    label: String,
+    section: String,
+}
+
+#[test]
+fn d235_the_readers_city_matches_the_shared_fixture() {
+    let file = "city.json";
+    let all: Vec<CityCase> = cases(file, include_str!("../../../../../web/src/shared/fixtures/city.json"));
+    let failures = all
+        .iter()
+        .filter_map(|c| {
+            let user = c.user.as_ref().map(|u| UserCity {
+                city_show: &u.city_show,
+                city: &u.city,
+                admin_code: &u.admin_code,
+            });
+            let label = reader_city_label(user, &c.settings.city, &c.settings.admin_code);
+            let section = local_section_city(&label, &c.feed_city);
+            let (got, want) = ((&label, &section), (&c.label, &c.section));
+            (got != want).then(|| format!("{}: got {got:?}, want {want:?}", c.name))
+        })
+        .collect();
+    check(file, failures);
+}
+
+#[derive(Deserialize)]
+struct Render {
+    locale: String,
+    c: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct GuardCase {
+    name: String,
+    path: String,
+    query: String,
+    stored: Option<String>,
+    browser: Vec<String>,
+    redirect: Option<String>,
+    render: Option<Render>,
+}
+
+#[test]
+fn d235_the_locale_guard_matches_the_shared_fixture() {
+    let file = "locale-guard.json";
+    let all: Vec<GuardCase> = cases(
+        file,
+        include_str!("../../../../../web/src/shared/fixtures/locale-guard.json"),
+    );
+    let failures = all
+        .iter()
+        .filter_map(|c| {
+            // The browser's languages in order, as its Accept-Language header lists them.
+            let accept = c.browser.join(",");
+            let got = resolve(&PageRequest {
+                path: &c.path,
+                query: (!c.query.is_empty()).then_some(c.query.as_str()),
+                locale_cookie: c.stored.as_deref(),
+                accept_language: (!accept.is_empty()).then_some(accept.as_str()),
+            });
+            let got = match got {
+                Resolution::Redirect(to) => format!("redirect {to}"),
+                Resolution::Render(r) => format!("render {} c={:?}", r.locale.code(), r.applied_c.map(|p| p.code())),
+            };
+            let want = match (&c.redirect, &c.render) {
+                (Some(to), None) => format!("redirect {to}"),
+                (None, Some(r)) => format!("render {} c={:?}", r.locale, r.c),
+                _ => panic!("{}: a case is a redirect or a render", c.name),
+            };
+            (got != want).then(|| format!("{}: got {got}, want {want}", c.name))
+        })
+        .collect();
+    check(file, failures);
+}
