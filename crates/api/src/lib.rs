@@ -139,12 +139,16 @@ pub fn router(state: AppState) -> Router {
         .route("/_app/builds/{file}", get(app_config::build_manifest))
         .route("/demo/media/{*path}", get(demo_media::serve))
         .fallback(pages::handle)
-        .method_not_allowed_fallback(method_not_allowed)
-        // Innermost, so it sees the answer before compression (D220).
-        .layer(axum::middleware::from_fn_with_state(
+        .method_not_allowed_fallback(method_not_allowed);
+    // Innermost, so it sees the answer before compression (D220); only there when the
+    // operator turned it on, so an ordinary server pays nothing for it.
+    if state.config.encrypt_responses {
+        app = app.layer(axum::middleware::from_fn_with_state(
             state.clone(),
             encrypted_answers::layer,
-        ))
+        ));
+    }
+    app = app
         .layer(axum::middleware::from_fn_with_state(
             state.metrics.clone(),
             metrics::track,
