@@ -209,7 +209,7 @@ async fn refresh_cluster(tx: &mut Transaction<'_, Postgres>, cluster: i64) -> st
 /// Errors another process's concurrent transaction can cause (D210): a deadlock, a
 /// serialization failure, or a unique key it took first (an item whose identity changed).
 /// The transaction is run again; it then finds the other's rows.
-fn worth_retrying(e: &sqlx::Error) -> bool {
+pub(crate) fn worth_retrying(e: &sqlx::Error) -> bool {
     e.as_database_error()
         .and_then(|d| d.code())
         .is_some_and(|code| matches!(code.as_ref(), "40P01" | "40001" | "23505"))

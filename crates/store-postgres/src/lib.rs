@@ -11,6 +11,7 @@ use std::str::FromStr;
 mod content;
 pub mod testing;
 use std::time::Duration;
+use store::{AccountSessionRequest, IdentityInfo, SessionInfo, SignIn, SignInFlow, SignInOutcome, UserExport};
 use store::{
     Engine, GuestSession, GuestSessionRequest, HeldLock, LocationUpdate, Result, SessionKey, SessionUser, StartupLock,
     Store, StoreError, UserId,
@@ -64,6 +65,8 @@ macro_rules! user_columns {
          u.app_lang, u.country, u.postal_code, u.admin_code, u.city, u.city_show, u.city_id, u.lat, u.lon"
     };
 }
+
+mod accounts;
 
 pub struct PgStore {
     pool: PgPool,
@@ -350,5 +353,49 @@ impl Store for PgStore {
         .await
         .map_err(db)?;
         Ok(())
+    }
+
+    async fn sign_in(&self, req: &SignIn) -> Result<SignInOutcome> {
+        accounts::sign_in(&self.pool, req).await
+    }
+
+    async fn start_account_session(&self, req: &AccountSessionRequest) -> Result<i64> {
+        accounts::start_account_session(&self.pool, req).await
+    }
+
+    async fn sessions_of(&self, user: UserId, now_ms: i64) -> Result<Vec<SessionInfo>> {
+        accounts::sessions_of(&self.pool, user, now_ms).await
+    }
+
+    async fn end_session_of(&self, user: UserId, session_id: i64) -> Result<bool> {
+        accounts::end_session_of(&self.pool, user, session_id).await
+    }
+
+    async fn end_other_sessions(&self, user: UserId, keep: i64) -> Result<u64> {
+        accounts::end_other_sessions(&self.pool, user, keep).await
+    }
+
+    async fn identities_of(&self, user: UserId) -> Result<Vec<IdentityInfo>> {
+        accounts::identities_of(&self.pool, user).await
+    }
+
+    async fn export_user(&self, user: UserId) -> Result<Option<UserExport>> {
+        accounts::export_user(&self.pool, user).await
+    }
+
+    async fn delete_user(&self, user: UserId) -> Result<bool> {
+        accounts::delete_user(&self.pool, user).await
+    }
+
+    async fn user_id_tables(&self) -> Result<Vec<String>> {
+        accounts::user_id_tables(&self.pool).await
+    }
+
+    async fn put_sign_in_flow(&self, flow: &SignInFlow) -> Result<()> {
+        accounts::put_sign_in_flow(&self.pool, flow).await
+    }
+
+    async fn take_sign_in_flow(&self, state_hash: &str, now_ms: i64) -> Result<Option<SignInFlow>> {
+        accounts::take_sign_in_flow(&self.pool, state_hash, now_ms).await
     }
 }

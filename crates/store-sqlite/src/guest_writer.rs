@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
-use store::{GuestSession, GuestSessionRequest, Result, StoreError};
+use store::{AccountSessionRequest, GuestSession, GuestSessionRequest, Result, StoreError};
 use tokio::sync::{oneshot, watch};
 
 /// How long a first visit waits for its write before it is answered with its plan.
@@ -51,9 +51,17 @@ struct Ids {
     session: i64,
 }
 
+/// What a request asks for: a guest session (a new or the device's guest), or a session
+/// for a signed-in user (after signing in). Both hand out a session id, so both come here.
+#[derive(Clone)]
+pub enum Work {
+    Guest(GuestSessionRequest),
+    Account(AccountSessionRequest),
+}
+
 /// A request as it arrives: answered with its plan, and again once written.
 struct Request {
-    req: GuestSessionRequest,
+    req: Work,
     planned: oneshot::Sender<Planned>,
     written: oneshot::Sender<Result<GuestSession>>,
 }
@@ -66,7 +74,7 @@ struct Planned {
 
 /// A planned request, on its way to the writer.
 struct Job {
-    req: GuestSessionRequest,
+    req: Work,
     planned: GuestSession,
     /// The ids handed out up to and including this job: settled once it is written.
     ids: Ids,
@@ -156,7 +164,7 @@ impl GuestWriter {
         })
     }
 
-    pub async fn submit(&self, req: GuestSessionRequest) -> Result<GuestSession> {
+    pub async fn submit(&self, req: Work) -> Result<GuestSession> {
         let (planned, plan) = oneshot::channel();
         let (written, write) = oneshot::channel();
         self.requests
@@ -296,7 +304,11 @@ impl Planner {
 
     /// The answer to one request, with its ids handed out: the device's own guest when
     /// the request may reuse it, else a new guest.
-    fn plan(&mut self, r: &GuestSessionRequest) -> Result<GuestSession> {
+    fn plan(&mut self, work: &Work) -> Result<GuestSession> {
+        let r = match work {
+            Work::Guest(r) => r,
+            Work::Account(a) => return self.plan_account(a),
+        };
         let existing = if r.reuse_device_guest {
             match self.unwritten.get(&r.device_id) {
                 Some(planned) => Some(planned.user.clone()),
@@ -324,6 +336,26 @@ impl Planner {
         };
         self.unwritten.insert(r.device_id.clone(), planned.clone());
         Ok(planned)
+    }
+
+    /// A signed-in user's session: only a session id. The device no longer has a guest
+    /// to reuse (it points at the account once written).
+    fn plan_account(&mut self, a: &AccountSessionRequest) -> Result<GuestSession> {
+        let user = self
+            .lookup
+            .prepare_cached(concat!("SELECT ", user_columns!(), " FROM users u WHERE u.id = ?1"))
+            .map_err(db)?
+            .query_row([a.user_id.0], user_from_row)
+            .optional()
+            .map_err(db)?
+            .ok_or_else(|| StoreError::Database(format!("no user {} to start a session for", a.user_id)))?;
+        self.handed_out.session += 1;
+        self.unwritten.remove(&a.device_id);
+        Ok(GuestSession {
+            user,
+            is_new_user: false,
+            session_id: self.handed_out.session,
+        })
     }
 
     fn written_guest(&self, device_id: &str) -> Result<Option<UserServer>> {
@@ -474,7 +506,33 @@ fn write_batch(conn: &mut Connection, jobs: &[Job]) -> Result<()> {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )
             .map_err(db)?;
-        for Job { req: r, planned, .. } in jobs {
+        let mut insert_account_session = tx
+            .prepare_cached(
+                "INSERT INTO sessions (id, verifier_hash, user_id, device_id, created_at, expires_at, label) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )
+            .map_err(db)?;
+        for Job { req, planned, .. } in jobs {
+            let r = match req {
+                Work::Guest(r) => r,
+                Work::Account(a) => {
+                    upsert_device
+                        .execute(params![a.device_id, a.user_id.0, "", a.now_ms])
+                        .map_err(db)?;
+                    insert_account_session
+                        .execute(params![
+                            planned.session_id,
+                            a.verifier_hash,
+                            a.user_id.0,
+                            a.device_id,
+                            a.now_ms,
+                            a.expires_at_ms,
+                            a.label
+                        ])
+                        .map_err(db)?;
+                    continue;
+                }
+            };
             let user_id = planned.user.id;
             if planned.is_new_user {
                 let g = &r.guest;
@@ -706,12 +764,16 @@ mod tests {
         drop(store);
         refuse_sessions_of(&file, "broken");
         let writer = GuestWriter::spawn(&file, Duration::from_secs(60), RESTART_WAL_PAST).unwrap();
-        let failed = within("failed", writer.submit(request("broken", "h1", 1_000, true))).await;
+        let failed = within(
+            "failed",
+            writer.submit(Work::Guest(request("broken", "h1", 1_000, true))),
+        )
+        .await;
         assert!(
             matches!(&failed, Err(StoreError::Database(m)) if m.contains("refused by the test")),
             "{failed:?}"
         );
-        let fine = within("fine", writer.submit(request("fine", "h2", 1_000, true)))
+        let fine = within("fine", writer.submit(Work::Guest(request("fine", "h2", 1_000, true))))
             .await
             .unwrap();
         assert!(fine.is_new_user);
@@ -798,9 +860,11 @@ mod tests {
                 let tasks: Vec<_> = (0..1_000)
                     .map(|i| {
                         let writer = writer.clone();
-                        tokio::spawn(
-                            async move { writer.submit(request(&format!("d{wave}-{i}"), "h", 1_000, true)).await },
-                        )
+                        tokio::spawn(async move {
+                            writer
+                                .submit(Work::Guest(request(&format!("d{wave}-{i}"), "h", 1_000, true)))
+                                .await
+                        })
                     })
                     .collect();
                 for task in tasks {

@@ -31,6 +31,7 @@ macro_rules! user_columns {
     };
 }
 
+mod accounts;
 mod content;
 mod content_write;
 mod guest_writer;
@@ -40,6 +41,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use store::{AccountSessionRequest, IdentityInfo, SessionInfo, SignIn, SignInFlow, SignInOutcome, UserExport};
 use store::{
     Engine, GuestSession, GuestSessionRequest, LocationUpdate, Result, SessionKey, SessionUser, Store, StoreError,
     UserId,
@@ -272,7 +274,7 @@ impl QuietWal {
     }
 }
 
-fn user_from_row(row: &SqliteRow) -> std::result::Result<UserServer, sqlx::Error> {
+pub(crate) fn user_from_row(row: &SqliteRow) -> std::result::Result<UserServer, sqlx::Error> {
     Ok(UserServer {
         id: row.try_get("id")?,
         name: row.try_get("name")?,
@@ -295,7 +297,10 @@ fn user_from_row(row: &SqliteRow) -> std::result::Result<UserServer, sqlx::Error
     })
 }
 
-async fn user_in_tx(tx: &mut Transaction<'_, Sqlite>, id: i64) -> std::result::Result<Option<UserServer>, sqlx::Error> {
+pub(crate) async fn user_in_tx(
+    tx: &mut Transaction<'_, Sqlite>,
+    id: i64,
+) -> std::result::Result<Option<UserServer>, sqlx::Error> {
     let row = sqlx::query(concat!("SELECT ", user_columns!(), " FROM users u WHERE u.id = ?"))
         .bind(id)
         .fetch_optional(&mut **tx)
@@ -315,7 +320,7 @@ impl Store for SqliteStore {
     }
 
     async fn start_guest_session(&self, req: &GuestSessionRequest) -> Result<GuestSession> {
-        self.guests.submit(req.clone()).await
+        self.guests.submit(guest_writer::Work::Guest(req.clone())).await
     }
 
     async fn finish_writes(&self) {
@@ -427,6 +432,50 @@ impl Store for SqliteStore {
         .await
         .map_err(db)?;
         Ok(())
+    }
+
+    async fn sign_in(&self, req: &SignIn) -> Result<SignInOutcome> {
+        accounts::sign_in(self, req).await
+    }
+
+    async fn start_account_session(&self, req: &AccountSessionRequest) -> Result<i64> {
+        accounts::start_account_session(self, req).await
+    }
+
+    async fn sessions_of(&self, user: UserId, now_ms: i64) -> Result<Vec<SessionInfo>> {
+        accounts::sessions_of(self, user, now_ms).await
+    }
+
+    async fn end_session_of(&self, user: UserId, session_id: i64) -> Result<bool> {
+        accounts::end_session_of(self, user, session_id).await
+    }
+
+    async fn end_other_sessions(&self, user: UserId, keep: i64) -> Result<u64> {
+        accounts::end_other_sessions(self, user, keep).await
+    }
+
+    async fn identities_of(&self, user: UserId) -> Result<Vec<IdentityInfo>> {
+        accounts::identities_of(self, user).await
+    }
+
+    async fn export_user(&self, user: UserId) -> Result<Option<UserExport>> {
+        accounts::export_user(self, user).await
+    }
+
+    async fn delete_user(&self, user: UserId) -> Result<bool> {
+        accounts::delete_user(self, user).await
+    }
+
+    async fn user_id_tables(&self) -> Result<Vec<String>> {
+        accounts::user_id_tables(self).await
+    }
+
+    async fn put_sign_in_flow(&self, flow: &SignInFlow) -> Result<()> {
+        accounts::put_sign_in_flow(self, flow).await
+    }
+
+    async fn take_sign_in_flow(&self, state_hash: &str, now_ms: i64) -> Result<Option<SignInFlow>> {
+        accounts::take_sign_in_flow(self, state_hash, now_ms).await
     }
 }
 

@@ -262,6 +262,17 @@ macro_rules! store_contract_tests {
             text_is_stored_verbatim,
             many_devices_each_get_their_own_guest,
         );
+        $crate::store_contract_tests!(@accounts $make;
+            signing_in_with_a_new_identity_turns_the_guest_into_the_account,
+            signing_in_on_a_second_device_merges_that_guest_into_the_account,
+            signing_in_again_or_as_another_account_never_merges_accounts,
+            linking_adds_a_provider_and_refuses_an_identity_linked_elsewhere,
+            account_sessions_are_listed_and_revoked_one_or_all_others,
+            deleting_an_account_removes_everything_about_it,
+            download_holds_the_user_identities_sessions_and_devices,
+            every_user_table_is_registered,
+            sign_in_flows_are_taken_once_and_expire,
+        );
         $crate::store_contract_tests!(@content $make;
             import_adds_publishers_and_feeds_and_skips_known_urls,
             same_identity_is_stored_once_and_updated_in_place,
@@ -281,6 +292,16 @@ macro_rules! store_contract_tests {
             known_hashes_report_stored_versions,
             specials_round_trip,
         );
+    };
+    (@accounts $make:expr; $($name:ident),* $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $name() {
+                if let Some(store) = $make.await {
+                    $crate::contract_accounts::$name(&store).await;
+                }
+            }
+        )*
     };
     (@content $make:expr; $($name:ident),* $(,)?) => {
         $(

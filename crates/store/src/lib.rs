@@ -1,10 +1,17 @@
 //! The storage contract. Two real engines implement [`Store`]: SQLite (embedded, the
 //! default) and PostgreSQL (several app servers). Both run the [`contract`] suite.
 
+pub mod accounts;
 pub mod content;
 pub mod contract;
+pub mod contract_accounts;
 pub mod contract_content;
+pub mod user_data;
 
+pub use accounts::{
+    AccountSessionRequest, IdentityInfo, ProviderIdentity, SessionInfo, SignIn, SignInFlow, SignInOutcome,
+    SignInRefusal, UserExport,
+};
 pub use content::ContentStore;
 
 use async_trait::async_trait;
@@ -146,6 +153,46 @@ pub trait Store: ContentStore + Send + Sync + 'static {
     async fn setting(&self, key: &str) -> Result<Option<String>>;
 
     async fn put_setting(&self, key: &str, value: &str, now_ms: i64) -> Result<()>;
+
+    /// Sign in with a provider identity for the user of a session (see [`SignInOutcome`]):
+    /// a new identity turns the guest into the account; a known one merges the guest's
+    /// things into its account ([`user_data::USER_TABLES`]) and removes the guest. The
+    /// account takes the guest's place and language (the reader's latest choice, D250).
+    /// One transaction.
+    async fn sign_in(&self, req: &SignIn) -> Result<SignInOutcome>;
+
+    /// Start a session for a signed-in user on a device (the device now points at it).
+    /// Returns the session's id, the public half of its token.
+    async fn start_account_session(&self, req: &AccountSessionRequest) -> Result<i64>;
+
+    /// The user's live sessions, newest first.
+    async fn sessions_of(&self, user: UserId, now_ms: i64) -> Result<Vec<SessionInfo>>;
+
+    /// End one of the user's sessions (by id; another user's is left alone).
+    async fn end_session_of(&self, user: UserId, session_id: i64) -> Result<bool>;
+
+    /// End every session of the user except `keep`; how many ended.
+    async fn end_other_sessions(&self, user: UserId, keep: i64) -> Result<u64>;
+
+    /// The provider identities linked to the user, oldest first.
+    async fn identities_of(&self, user: UserId) -> Result<Vec<IdentityInfo>>;
+
+    /// Everything stored about the user; `None` when there is no such user.
+    async fn export_user(&self, user: UserId) -> Result<Option<UserExport>>;
+
+    /// Delete the user and everything that belongs to them (every table of
+    /// [`user_data::USER_TABLES`] and the identity tables). `true` when there was one.
+    async fn delete_user(&self, user: UserId) -> Result<bool>;
+
+    /// The tables of this database whose rows belong to a user (a `user_id` column), read
+    /// from the schema: the registry test compares them with [`user_data`].
+    async fn user_id_tables(&self) -> Result<Vec<String>>;
+
+    /// Keep a sign-in flow until its callback (expired flows are dropped on the way).
+    async fn put_sign_in_flow(&self, flow: &SignInFlow) -> Result<()>;
+
+    /// Take (and so remove) the flow of a state: a state is used once. Expired: `None`.
+    async fn take_sign_in_flow(&self, state_hash: &str, now_ms: i64) -> Result<Option<SignInFlow>>;
 
     /// Wait until no other process on this database holds the start-up lock, then hold it
     /// until [`StartupLock::release`] (or drop). Start-up work that several processes may
