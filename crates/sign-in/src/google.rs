@@ -203,7 +203,7 @@ impl Google {
         }
         let aud_ok = match &claims.aud {
             Some(Audience::One(a)) => *a == self.cfg.client_id,
-            Some(Audience::Many(all)) => all.iter().any(|a| *a == self.cfg.client_id),
+            Some(Audience::Many(all)) => all.contains(&self.cfg.client_id),
             None => false,
         };
         if !aud_ok {
