@@ -53,6 +53,7 @@ impl std::fmt::Debug for FacebookConfig {
 pub struct Facebook {
     cfg: FacebookConfig,
     http: reqwest::Client,
+    timeout: Duration,
 }
 
 impl std::fmt::Debug for Facebook {
@@ -67,6 +68,7 @@ impl Facebook {
         Facebook {
             cfg,
             http: http::client(timeout),
+            timeout,
         }
     }
 
@@ -92,7 +94,13 @@ impl Facebook {
 
     /// Exchanges the callback's code (with the PKCE verifier) for an access token and
     /// verifies it.
+    /// All three Graph requests together are bounded by the timeout given to `new`.
     pub async fn finish(&self, code: &str, verifier: &str, redirect_uri: &str) -> Result<Profile> {
+        let work = self.finish_inner(code, verifier, redirect_uri);
+        http::within(P, self.timeout, work).await
+    }
+
+    async fn finish_inner(&self, code: &str, verifier: &str, redirect_uri: &str) -> Result<Profile> {
         let url = self.graph(
             "oauth/access_token",
             &[
@@ -120,13 +128,18 @@ impl Facebook {
             .access_token
             .filter(|t| !t.is_empty())
             .ok_or_else(|| http::unreadable(P))?;
-        self.verify_access_token(&token).await
+        self.verify_access_token_inner(&token).await
     }
 
     /// Verifies a user access token (from the code exchange or a native app): `debug_token`
     /// says it is valid and was issued to our app, then `/me` (with `appsecret_proof`) gives
     /// the profile of that same user.
     pub async fn verify_access_token(&self, access_token: &str) -> Result<Profile> {
+        let work = self.verify_access_token_inner(access_token);
+        http::within(P, self.timeout, work).await
+    }
+
+    async fn verify_access_token_inner(&self, access_token: &str) -> Result<Profile> {
         let app_token = format!("{}|{}", self.cfg.app_id, self.cfg.app_secret);
         let url = self.graph(
             "debug_token",

@@ -77,6 +77,7 @@ struct KeyCache {
 pub struct Google {
     cfg: GoogleConfig,
     http: reqwest::Client,
+    timeout: Duration,
     discovery: Mutex<Option<(Instant, Arc<Discovery>)>>,
     keys: Mutex<KeyCache>,
 }
@@ -93,6 +94,7 @@ impl Google {
         Google {
             cfg,
             http: http::client(timeout),
+            timeout,
             discovery: Mutex::new(None),
             keys: Mutex::new(KeyCache::default()),
         }
@@ -105,6 +107,10 @@ impl Google {
     /// Where to send the browser: Google's authorization endpoint with response_type=code,
     /// scope "openid profile email", state, nonce and the PKCE S256 challenge.
     pub async fn authorize_url(&self, redirect_uri: &str, secrets: &FlowSecrets) -> Result<String> {
+        http::within(P, self.timeout, self.authorize_url_inner(redirect_uri, secrets)).await
+    }
+
+    async fn authorize_url_inner(&self, redirect_uri: &str, secrets: &FlowSecrets) -> Result<String> {
         let d = self.discovery().await?;
         let mut url = url::Url::parse(&d.authorization_endpoint).map_err(|_| misconfigured())?;
         url.query_pairs_mut()
@@ -121,7 +127,19 @@ impl Google {
 
     /// Exchanges the callback's code (with the PKCE verifier) and verifies the ID token it
     /// brings, nonce included.
+    /// The whole exchange, key fetch included, is bounded by the timeout given to `new`.
     pub async fn finish(
+        &self,
+        code: &str,
+        verifier: &str,
+        redirect_uri: &str,
+        expected_nonce: &str,
+    ) -> Result<Profile> {
+        let work = self.finish_inner(code, verifier, redirect_uri, expected_nonce);
+        http::within(P, self.timeout, work).await
+    }
+
+    async fn finish_inner(
         &self,
         code: &str,
         verifier: &str,
@@ -156,13 +174,18 @@ impl Google {
         let id_token = answer.id_token.ok_or_else(|| {
             SignInError::Unavailable("Google's answer had no ID token in it; try again in a minute.".to_owned())
         })?;
-        self.verify_id_token(&id_token, Some(expected_nonce)).await
+        self.verify_id_token_inner(&id_token, Some(expected_nonce)).await
     }
 
     /// Verifies an ID token: RS256 signature by one of the issuer's published keys, then
     /// iss, aud (our client id), exp and iat (60 s leeway), nonce when one is expected, sub.
     /// The email is kept only when Google says it is verified.
     pub async fn verify_id_token(&self, id_token: &str, expected_nonce: Option<&str>) -> Result<Profile> {
+        let work = self.verify_id_token_inner(id_token, expected_nonce);
+        http::within(P, self.timeout, work).await
+    }
+
+    async fn verify_id_token_inner(&self, id_token: &str, expected_nonce: Option<&str>) -> Result<Profile> {
         let jws = jws::split(id_token).ok_or_else(|| rejected("is malformed"))?;
         if jws.header.alg != "RS256" {
             return Err(rejected("is not signed the way Google signs (RS256)"));

@@ -26,6 +26,24 @@ pub(crate) fn client(timeout: Duration) -> reqwest::Client {
         .expect("the HTTP client for sign-in providers could not be built")
 }
 
+/// Bounds a whole operation (several requests) by the same timeout as each request, so a
+/// provider that answers slowly at every step still fails within the promised time.
+pub(crate) async fn within<T>(
+    provider: Provider,
+    timeout: Duration,
+    work: impl Future<Output = Result<T, SignInError>>,
+) -> Result<T, SignInError> {
+    match tokio::time::timeout(timeout, work).await {
+        Ok(result) => result,
+        Err(_) => {
+            tracing::warn!(provider = provider.name(), "sign-in provider too slow overall");
+            Err(SignInError::Unavailable(format!(
+                "{provider} did not answer in time; try again in a minute."
+            )))
+        }
+    }
+}
+
 /// A provider's answer that was not a server error.
 pub(crate) struct Answer {
     pub status: StatusCode,

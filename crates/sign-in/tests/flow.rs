@@ -26,3 +26,22 @@ fn flow_secrets_are_fresh_each_time() {
     assert_ne!(a.verifier, b.verifier);
     assert_ne!(a.state, a.nonce);
 }
+
+/// The server awaits these inside axum handlers, which must be `Send`.
+#[test]
+fn providers_and_their_futures_are_send_and_sync() {
+    use sign_in::{Facebook, FacebookConfig, Google, GoogleConfig};
+    use std::time::Duration;
+    fn send<T: Send>(_: &T) {}
+    fn shared<T: Send + Sync>() {}
+    shared::<Google>();
+    shared::<Facebook>();
+    let google = Google::new(GoogleConfig::new("id", "s"), Duration::from_secs(1));
+    let facebook = Facebook::new(FacebookConfig::new("1", "s"), Duration::from_secs(1));
+    let secrets = FlowSecrets::new();
+    send(&google.authorize_url("r", &secrets));
+    send(&google.finish("c", "v", "r", "n"));
+    send(&google.verify_id_token("t", None));
+    send(&facebook.finish("c", "v", "r"));
+    send(&facebook.verify_access_token("t"));
+}
