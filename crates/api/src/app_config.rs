@@ -28,6 +28,14 @@ pub struct AppConfig {
     route_rules: Vec<RouteRule>,
     /// SPEC §9.11 lazy images: attempts per image (app setting 1; D104).
     image_attempts: u32,
+    /// Which sign-in providers this server is set up for (a provider off says so).
+    sign_in: SignInProviders,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SignInProviders {
+    google: bool,
+    facebook: bool,
 }
 
 /// Everything the app needs at start.
@@ -46,6 +54,10 @@ pub async fn config(State(state): State<AppState>) -> Response {
             .collect(),
         route_rules: state.config.route_rules.clone(),
         image_attempts: IMAGE_ATTEMPTS,
+        sign_in: SignInProviders {
+            google: state.providers.google.is_some(),
+            facebook: state.providers.facebook.is_some(),
+        },
     };
     let mut res = ok(cfg);
     res.headers_mut()

@@ -109,6 +109,15 @@ pub enum ApiError {
     MethodNotAllowed(String),
     #[error("Request body is larger than {0} bytes.")]
     PayloadTooLarge(usize),
+    /// 409: the request clashes with what is stored; the text says what to do.
+    #[error("{0}")]
+    Conflict(String),
+    /// 429 with `Retry-After`: a rate limit (sign-in, reporting).
+    #[error("Too many attempts from this address; try again in {retry_after_secs} seconds.")]
+    TooManyRequests { retry_after_secs: u64 },
+    /// 503: an upstream (a sign-in provider) failed or did not answer in time.
+    #[error("{0}")]
+    Unavailable(String),
     /// 500 'Server Error'; the cause is logged, never shown.
     #[error("Server Error")]
     Internal(String),
@@ -123,6 +132,9 @@ impl ApiError {
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -145,10 +157,15 @@ impl IntoResponse for ApiError {
             }
             _ => serde_json::Value::Null,
         };
-        json_response(
+        let mut res = json_response(
             status,
             &json!({ "code": status.as_u16(), "data": data, "message": self.to_string() }),
-        )
+        );
+        if let ApiError::TooManyRequests { retry_after_secs } = self {
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        }
+        res
     }
 }
 
@@ -177,6 +194,15 @@ mod tests {
             message(ApiError::BadRequest("Field `lat`: bad".into())),
             (400, "Field `lat`: bad".into())
         );
+        assert_eq!(
+            message(ApiError::TooManyRequests { retry_after_secs: 6 }),
+            (
+                429,
+                "Too many attempts from this address; try again in 6 seconds.".into()
+            )
+        );
+        let res = ApiError::TooManyRequests { retry_after_secs: 6 }.into_response();
+        assert_eq!(res.headers()[header::RETRY_AFTER], "6");
         assert_eq!(
             message(ApiError::PayloadTooLarge(65536)),
             (413, "Request body is larger than 65536 bytes.".into())

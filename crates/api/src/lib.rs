@@ -1,8 +1,10 @@
 //! The HTTP layer: the `/api` JSON API, the pages of the route table, the embedded
 //! web app, health and metrics.
 
+pub mod account;
 pub mod app_config;
 pub mod assets;
+pub mod auth;
 pub mod demo_media;
 pub mod encrypted_answers;
 pub mod envelope;
@@ -14,6 +16,7 @@ pub mod news_json;
 pub mod nonces;
 pub mod openapi;
 pub mod pages;
+pub mod rate_limit;
 pub mod read_cache;
 pub mod security;
 pub mod session;
@@ -44,6 +47,12 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(user::info))
         .routes(routes!(user::logout))
         .routes(routes!(user::location_update_handler))
+        .routes(routes!(auth::native::third_login))
+        .routes(routes!(account::account))
+        .routes(routes!(account::sessions))
+        .routes(routes!(account::revoke))
+        .routes(routes!(account::export))
+        .routes(routes!(account::delete))
         .routes(routes!(app_config::config))
         .routes(routes!(app_config::countries))
         .routes(routes!(geo_api::search))
@@ -138,6 +147,9 @@ pub fn router(state: AppState) -> Router {
         .route("/_app/version.json", get(app_config::version))
         .route("/_app/builds/{file}", get(app_config::build_manifest))
         .route("/demo/media/{*path}", get(demo_media::serve))
+        .route("/auth/complete.js", get(auth::page::complete_js))
+        .route("/auth/{provider}/start", get(auth::web_flow::start))
+        .route("/auth/{provider}/callback", get(auth::web_flow::callback))
         .fallback(pages::handle)
         .method_not_allowed_fallback(method_not_allowed);
     // Innermost, so it sees the answer before compression (D220); only there when the

@@ -43,6 +43,13 @@ pub struct ApiConfig {
     /// Successful non-GET answers carry their data AES-GCM encrypted in `edata`
     /// (`LOCALWIRE_ENCRYPT_RESPONSES`, SPEC §7.22, D220). Anti-scraping, not a secret.
     pub encrypt_responses: bool,
+    /// Google sign-in (`--google-client-id` …); `None` is off.
+    pub google: Option<sign_in::GoogleConfig>,
+    /// Facebook sign-in (`--facebook-app-id` …); `None` is off.
+    pub facebook: Option<sign_in::FacebookConfig>,
+    /// Behind a reverse proxy: rate limits count by the address it appends to
+    /// `X-Forwarded-For` rather than by the proxy's own.
+    pub trust_forwarded_for: bool,
 }
 
 impl Default for ApiConfig {
@@ -55,6 +62,9 @@ impl Default for ApiConfig {
             session_ttl_ms: 365 * 24 * 3600 * 1000,
             timestamp_window_ms: 300_000,
             encrypt_responses: false,
+            google: None,
+            facebook: None,
+            trust_forwarded_for: false,
         }
     }
 }
@@ -79,6 +89,9 @@ pub struct Inner {
     pub inline_cache: crate::pages::inline_cache::InlineCache,
     /// Whole pages kept the same way (D145).
     pub page_cache: crate::pages::kept::PageCache,
+    /// The sign-in providers this server is configured for.
+    pub providers: crate::auth::Providers,
+    pub sign_in_limits: crate::auth::SignInLimits,
 }
 
 impl AppState {
@@ -93,6 +106,8 @@ impl AppState {
             read_cache: Default::default(),
             inline_cache: Default::default(),
             page_cache: Default::default(),
+            providers: crate::auth::Providers::new(config.google.clone(), config.facebook.clone()),
+            sign_in_limits: Default::default(),
             config,
         }))
     }

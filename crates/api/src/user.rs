@@ -57,6 +57,18 @@ fn new_guest(device: &DeviceBase, user_type: i32, channel: String) -> NewGuest {
     }
 }
 
+/// A guest session for a device: its own guest again (`reuse`, as init does) or a new one
+/// (as logout does).
+pub(crate) async fn start_guest(
+    state: &AppState,
+    device: &DeviceBase,
+    user_type: i32,
+    channel: String,
+    reuse: bool,
+) -> Result<UserAndToken, ApiError> {
+    start_session(state, device, new_guest(device, user_type, channel), reuse).await
+}
+
 async fn start_session(
     state: &AppState,
     device: &DeviceBase,

@@ -223,6 +223,75 @@ pub struct ServeArgs {
     /// word, so the web app can always decrypt): an anti-scraping measure, not a secret.
     #[arg(long, env = "LOCALWIRE_ENCRYPT_RESPONSES")]
     pub encrypt_responses: bool,
+    #[command(flatten)]
+    pub sign_in: SignInArgs,
+    /// Behind a reverse proxy: count rate limits by the address the proxy appends to
+    /// X-Forwarded-For instead of the proxy's own.
+    #[arg(long, env = "LOCALWIRE_FORWARDED_FOR")]
+    pub forwarded_for: bool,
+}
+
+/// Google and Facebook sign-in. A provider without a client id is off.
+#[derive(Args, Debug)]
+pub struct SignInArgs {
+    /// Google OAuth client id (Google Cloud console → Credentials).
+    #[arg(long, env = "LOCALWIRE_GOOGLE_CLIENT_ID")]
+    pub google_client_id: Option<String>,
+    /// Google OAuth client secret.
+    #[arg(long, env = "LOCALWIRE_GOOGLE_CLIENT_SECRET", hide_env_values = true)]
+    pub google_client_secret: Option<String>,
+    /// Google's OpenID Connect issuer; its discovery document names every endpoint.
+    #[arg(long, env = "LOCALWIRE_GOOGLE_ISSUER", default_value = sign_in::GoogleConfig::DEFAULT_ISSUER)]
+    pub google_issuer: String,
+    /// Facebook app id (Meta for Developers → App settings).
+    #[arg(long, env = "LOCALWIRE_FACEBOOK_APP_ID")]
+    pub facebook_app_id: Option<String>,
+    /// Facebook app secret.
+    #[arg(long, env = "LOCALWIRE_FACEBOOK_APP_SECRET", hide_env_values = true)]
+    pub facebook_app_secret: Option<String>,
+    /// Facebook Graph API base address.
+    #[arg(long, env = "LOCALWIRE_FACEBOOK_GRAPH_URL", default_value = sign_in::FacebookConfig::DEFAULT_GRAPH_URL)]
+    pub facebook_graph_url: String,
+    /// Facebook login dialog address.
+    #[arg(long, env = "LOCALWIRE_FACEBOOK_DIALOG_URL", default_value = sign_in::FacebookConfig::DEFAULT_DIALOG_URL)]
+    pub facebook_dialog_url: String,
+}
+
+impl SignInArgs {
+    fn some(value: &Option<String>) -> Option<String> {
+        value
+            .as_deref()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
+    }
+
+    pub fn google(&self) -> Result<Option<sign_in::GoogleConfig>> {
+        let Some(client_id) = Self::some(&self.google_client_id) else {
+            return Ok(None);
+        };
+        let client_secret = Self::some(&self.google_client_secret)
+            .context("LOCALWIRE_GOOGLE_CLIENT_SECRET is needed with LOCALWIRE_GOOGLE_CLIENT_ID")?;
+        Ok(Some(sign_in::GoogleConfig {
+            client_id,
+            client_secret,
+            issuer: self.google_issuer.trim_end_matches('/').to_string(),
+        }))
+    }
+
+    pub fn facebook(&self) -> Result<Option<sign_in::FacebookConfig>> {
+        let Some(app_id) = Self::some(&self.facebook_app_id) else {
+            return Ok(None);
+        };
+        let app_secret = Self::some(&self.facebook_app_secret)
+            .context("LOCALWIRE_FACEBOOK_APP_SECRET is needed with LOCALWIRE_FACEBOOK_APP_ID")?;
+        Ok(Some(sign_in::FacebookConfig {
+            app_id,
+            app_secret,
+            graph_url: self.facebook_graph_url.trim_end_matches('/').to_string(),
+            dialog_url: self.facebook_dialog_url.clone(),
+        }))
+    }
 }
 
 impl ServeArgs {
@@ -253,6 +322,9 @@ impl ServeArgs {
             body_limit: self.body_limit,
             session_ttl_ms: self.session_days.saturating_mul(24 * 3600 * 1000),
             encrypt_responses: self.encrypt_responses,
+            google: self.sign_in.google()?,
+            facebook: self.sign_in.facebook()?,
+            trust_forwarded_for: self.forwarded_for,
             ..api::ApiConfig::default()
         })
     }

@@ -124,7 +124,9 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     let local = listener.local_addr()?;
     tracing::info!(addr = %local, engine = store.engine().name(), build = %state.shell.build_id, "Localwire is serving");
     println!("Localwire is serving on http://{local}/");
-    axum::serve(listener, api::router(state))
+    // The peer's address reaches handlers (rate limits count by it).
+    let app = api::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(shutdown_signal())
         .await?;
     let _ = stop.send(true);

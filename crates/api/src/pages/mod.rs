@@ -75,7 +75,7 @@ fn shown_path(decoded: &str) -> String {
     }
 }
 
-fn base_url(state: &AppState, headers: &HeaderMap) -> String {
+pub(crate) fn base_url(state: &AppState, headers: &HeaderMap) -> String {
     if let Some(url) = &state.config.public_url {
         return url.trim_end_matches('/').to_string();
     }

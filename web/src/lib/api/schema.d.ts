@@ -205,6 +205,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in reader and the providers linked to them. */
+        post: operations["account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete the reader's account and everything about it; answers a new guest session. */
+        post: operations["delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** "Download my data": everything stored about the reader, as JSON. */
+        post: operations["export"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/info": {
         parameters: {
             query?: never;
@@ -273,10 +324,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The reader's live sessions, newest first. */
+        post: operations["sessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/sessions/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End one of the reader's other sessions, or all of them. */
+        post: operations["revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/third/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with a provider token from a native app; answers the §3 login result. */
+        post: operations["third_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccountInfo: {
+            identities: components["schemas"]["LinkedIdentity"][];
+            user: components["schemas"]["User"];
+        };
+        ActiveSession: {
+            /**
+             * Format: int64
+             * @description Milliseconds since 1970.
+             */
+            created_at: number;
+            /** @description The session making this call. */
+            current: boolean;
+            /** Format: int64 */
+            expires_at: number;
+            /** Format: int64 */
+            id: number;
+            /** @description Where it was opened, e.g. "Chrome on Linux". */
+            label: string;
+        };
         AppConfig: {
             build_id: string;
             countries: components["schemas"]["CountryEntry"][];
@@ -293,6 +414,8 @@ export interface components {
             image_attempts: number;
             locales: string[];
             route_rules: components["schemas"]["RouteRule"][];
+            /** @description Which sign-in providers this server is set up for (a provider off says so). */
+            sign_in: components["schemas"]["SignInProviders"];
         };
         /** @description SPEC §3 Area: a city the item is about, named in every language. */
         AreaDoc: {
@@ -411,6 +534,10 @@ export interface components {
             lon: number;
             postal_code: string;
         };
+        DeleteRequest: {
+            /** @description Must be the word `delete`: the app asks the reader to confirm first. */
+            confirm: string;
+        };
         Empty: Record<string, never>;
         /**
          * @description A successful non-GET answer when the server runs with `--encrypt-responses`
@@ -465,6 +592,22 @@ export interface components {
         Language: {
             code: string;
             name: string;
+        };
+        LinkedIdentity: {
+            email: string;
+            /** Format: int64 */
+            last_used_at: number;
+            /**
+             * Format: int64
+             * @description Milliseconds since 1970.
+             */
+            linked_at: number;
+            name: string;
+            /**
+             * Format: int32
+             * @description SPEC §3.2 account type: 2 facebook, 3 google.
+             */
+            type: number;
         };
         /** @description SPEC §7.11 payload. */
         LocationRequest: {
@@ -601,6 +744,19 @@ export interface components {
             video_url: string;
             voice_url: string;
         };
+        RevokeRequest: {
+            /** @description End every session but the current one. */
+            all_others?: boolean | null;
+            /**
+             * Format: int64
+             * @description One session to end (not the current one: log out for that).
+             */
+            session_id?: number | null;
+        };
+        Revoked: {
+            /** Format: int64 */
+            revoked: number;
+        };
         /**
          * @description A configured redirect (SPEC §2: route rules may redirect a path, also to an
          *     external address).
@@ -622,10 +778,29 @@ export interface components {
             /** @description The folded query words, for highlighting. */
             terms: string[];
         };
+        SessionList: {
+            list: components["schemas"]["ActiveSession"][];
+        };
+        SignInProviders: {
+            facebook: boolean;
+            google: boolean;
+        };
         SpecialDoc: {
             description: string;
             slug: string;
             title: string;
+        };
+        /** @description SPEC §7.2: `type` plus the provider's fields. */
+        ThirdLoginRequest: {
+            /** @description Facebook: the user access token the app's Facebook login returned. */
+            access_token?: string | null;
+            /** @description Google: the ID token the app's Google sign-in returned. */
+            id_token?: string | null;
+            /**
+             * Format: int32
+             * @description SPEC §3.2 account type: 3 google, 2 facebook.
+             */
+            type: number;
         };
         /** @description §3.1 user in the server's form: the API's field names and types. */
         User: {
@@ -1145,6 +1320,144 @@ export interface operations {
             };
         };
     };
+    account: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the user and linked providers With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountInfo"];
+                };
+            };
+            /** @description Missing, unknown or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A guest: sign in first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    delete: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with a new guest `{user, token}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserAndToken"];
+                };
+            };
+            /** @description `confirm` is not `delete` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A guest: sign in first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    export: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the user, identities, sessions, devices and every per-user table With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A guest: sign in first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     info: {
         parameters: {
             query?: never;
@@ -1310,6 +1623,160 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["UserAndToken"];
                 };
+            };
+        };
+    };
+    sessions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{list}` of sessions With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            /** @description A guest: sign in first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    revoke: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevokeRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with how many sessions ended With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revoked"];
+                };
+            };
+            /** @description Neither or both of `session_id` and `all_others`, or the current session */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A guest: sign in first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    third_login: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThirdLoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the signed-in `{user, token}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserAndToken"];
+                };
+            };
+            /** @description A field is missing, or the provider did not vouch for the token; the message says which */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Linking: the identity belongs to another account */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many sign-ins from this address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The provider did not answer in time */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
