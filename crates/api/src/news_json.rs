@@ -9,7 +9,7 @@ use domain::locale::Locale;
 use geo::CityId;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use store::content::{After, MediaSource, NewsRow};
+use store::content::{After, ClusterId, MediaId, MediaSource, NewsId, NewsRow};
 use utoipa::ToSchema;
 
 /// SPEC §3 Area: a city the item is about, named in every language.
@@ -45,7 +45,8 @@ impl AreaDoc {
 /// SPEC §3 News item as the read API answers it. Every string is `""` rather than null.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct NewsItem {
-    pub news_id: i64,
+    #[schema(value_type = i64)]
+    pub news_id: NewsId,
     pub title: String,
     pub org_img_url: String,
     pub img_url: String,
@@ -79,7 +80,8 @@ pub struct NewsItem {
     pub like_count: i64,
     pub share_count: i64,
     pub comment_count: i64,
-    pub media_id: i64,
+    #[schema(value_type = i64)]
+    pub media_id: MediaId,
     pub media_name: String,
     pub media_icon: String,
     pub media_home_url: String,
@@ -87,7 +89,8 @@ pub struct NewsItem {
     /// Extension: the detected language (en, es, fr).
     pub lang: String,
     /// Extension: the story cluster (0 = none).
-    pub cluster_id: i64,
+    #[schema(value_type = i64)]
+    pub cluster_id: ClusterId,
     /// Extension: items in the cluster (1 = alone).
     pub cluster_size: i64,
 }
@@ -148,7 +151,8 @@ impl NewsItem {
 /// SPEC §3 Media source (publisher).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct MediaDoc {
-    pub media_id: i64,
+    #[schema(value_type = i64)]
+    pub media_id: MediaId,
     pub name: String,
     pub icon_url: String,
     pub home_url: String,
@@ -245,9 +249,9 @@ impl PageToken {
         let (time, id) = rest.split_once('.').ok_or_else(invalid)?;
         let after = After {
             publish_time_ms: number(time)?,
-            news_id: number(id)?,
+            news_id: NewsId(number(id)?),
         };
-        if after.news_id <= 0 {
+        if after.news_id.0 <= 0 {
             return Err(invalid());
         }
         Ok(PageToken::Keyset { scope: kind, after })
@@ -266,14 +270,14 @@ mod tests {
                 scope: 'n',
                 after: After {
                     publish_time_ms: 1_763_640_000_000,
-                    news_id: 1042,
+                    news_id: NewsId(1042),
                 },
             },
             PageToken::Keyset {
                 scope: PLAIN,
                 after: After {
                     publish_time_ms: -5,
-                    news_id: 1,
+                    news_id: NewsId(1),
                 },
             },
         ] {

@@ -3,7 +3,10 @@
 use crate::encrypted_answers::FIELD;
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::{OpenApi as Document, RefOr};
-use utoipa::{IntoParams, OpenApi, ToSchema};
+use utoipa::{OpenApi, ToSchema};
+
+/// Documented on every signed operation; `signed.rs` parses the headers into it.
+pub use crate::signed::SignedHeaders;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -19,23 +22,6 @@ use utoipa::{IntoParams, OpenApi, ToSchema};
         (name = "search", description = "News and publisher search (public, cacheable)"))
 )]
 pub struct ApiDoc;
-
-/// The SPEC §7 signing headers every non-GET call carries.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Header)]
-#[allow(dead_code)]
-pub struct SignedHeaders {
-    /// JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone.
-    base: String,
-    /// Milliseconds since 1970; within 300 s of server time.
-    timestamp: String,
-    /// 10 letters or digits, never reused.
-    nonce: String,
-    /// Uppercase MD5 of base + path (after /api) + sign word + device_id.
-    sign: String,
-    /// Session token from /user/init, when the call needs a user.
-    token: Option<String>,
-}
 
 /// A successful non-GET answer when the server runs with `--encrypt-responses`
 /// (`LOCALWIRE_ENCRYPT_RESPONSES`; SPEC §7.22, D220): `data` is null and the data travels

@@ -8,6 +8,7 @@ use axum::http::HeaderMap;
 use domain::signing::{is_valid_request_nonce, request_sign};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use utoipa::IntoParams;
 
 /// The device description sent in the `base` header (SPEC §7).
 #[derive(Debug, Clone, Deserialize)]
@@ -24,6 +25,43 @@ pub struct Signed<T> {
     pub device: DeviceBase,
     pub token: Option<String>,
     pub body: T,
+}
+
+/// The SPEC §7 signing headers every non-GET call carries, as read from the request and
+/// as the OpenAPI document lists them on every signed operation.
+#[derive(Debug, Clone, PartialEq, Eq, IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct SignedHeaders {
+    /// JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone.
+    pub base: String,
+    /// Milliseconds since 1970; within 300 s of server time.
+    pub timestamp: String,
+    /// 10 letters or digits, never reused.
+    pub nonce: String,
+    /// Uppercase MD5 of base + path (after /api) + sign word + device_id.
+    pub sign: String,
+    /// Session token from /user/init, when the call needs a user.
+    pub token: Option<String>,
+}
+
+impl SignedHeaders {
+    /// The headers as sent: the four signing ones must be present and printable ASCII
+    /// (a 400 names the first that is not); a blank or unreadable `token` is none. What
+    /// they say is checked by [`verify`].
+    pub fn parse(headers: &HeaderMap) -> Result<SignedHeaders, ApiError> {
+        Ok(SignedHeaders {
+            base: header(headers, "base")?.to_string(),
+            timestamp: header(headers, "timestamp")?.to_string(),
+            nonce: header(headers, "nonce")?.to_string(),
+            sign: header(headers, "sign")?.to_string(),
+            token: headers
+                .get("token")
+                .and_then(|v| v.to_str().ok())
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_string),
+        })
+    }
 }
 
 fn header<'a>(headers: &'a HeaderMap, name: &'static str) -> Result<&'a str, ApiError> {
@@ -46,10 +84,14 @@ pub fn verify(
     path: &str,
     now: i64,
 ) -> Result<(DeviceBase, Option<String>), ApiError> {
-    let base = header(headers, "base")?;
-    let timestamp = header(headers, "timestamp")?;
-    let nonce = header(headers, "nonce")?;
-    let sign = header(headers, "sign")?;
+    let SignedHeaders {
+        base,
+        timestamp,
+        nonce,
+        sign,
+        token,
+    } = SignedHeaders::parse(headers)?;
+    let (base, nonce) = (base.as_str(), nonce.as_str());
     if base.len() > 4096 {
         return Err(ApiError::BadRequest(
             "Request header `base` is longer than 4096 bytes.".into(),
@@ -98,12 +140,6 @@ pub fn verify(
             "This nonce was already used: every request needs a new nonce.".into(),
         ));
     }
-    let token = headers
-        .get("token")
-        .and_then(|v| v.to_str().ok())
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(str::to_string);
     Ok((device, token))
 }
 
@@ -209,6 +245,48 @@ mod tests {
     fn malformed_json_says_where() {
         assert!(err(r#"{"lat": 1,"#).starts_with("Malformed JSON body: EOF while parsing"));
         assert!(err(r#"{"lat": 1} x"#).starts_with("Malformed JSON body: trailing characters"));
+    }
+
+    #[test]
+    fn spec_7_the_documented_headers_are_the_parsed_ones() {
+        let mut headers = HeaderMap::new();
+        for (name, value) in [
+            ("base", r#"{"device_id":"d1"}"#),
+            ("timestamp", "1763640000000"),
+            ("nonce", "abcde12345"),
+            ("sign", "0A1B"),
+            ("token", " t-1 "),
+        ] {
+            headers.insert(name, value.parse().unwrap());
+        }
+        assert_eq!(
+            SignedHeaders::parse(&headers).unwrap(),
+            SignedHeaders {
+                base: r#"{"device_id":"d1"}"#.into(),
+                timestamp: "1763640000000".into(),
+                nonce: "abcde12345".into(),
+                sign: "0A1B".into(),
+                token: Some("t-1".into()),
+            }
+        );
+        let documented: Vec<String> = SignedHeaders::into_params(|| None)
+            .into_iter()
+            .map(|p| p.name)
+            .collect();
+        assert_eq!(documented, ["base", "timestamp", "nonce", "sign", "token"]);
+
+        headers.insert("token", "  ".parse().unwrap());
+        assert_eq!(
+            SignedHeaders::parse(&headers).unwrap().token,
+            None,
+            "a blank token is none"
+        );
+        headers.remove("token");
+        headers.remove("sign");
+        match SignedHeaders::parse(&headers) {
+            Err(ApiError::BadRequest(m)) => assert!(m.contains("`sign`"), "{m}"),
+            other => panic!("expected a 400 naming `sign`, got {other:?}"),
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod support;
 
 use serde_json::Value;
 use std::collections::HashSet;
+use store::content::NewsId;
 use support::TestApp;
 use support::seed::{
     self, ANCHORAGE, BANGOR_ME, CAPITOL_ITEMS, Corpus, LEWISTON_ME, MONTREAL, PORTLAND_ME, WASHINGTON,
@@ -28,12 +29,12 @@ async fn seeded(app: &TestApp) -> Corpus {
     seed::seed(app.store.as_ref()).await
 }
 
-fn ids(page: &Value) -> Vec<i64> {
+fn ids(page: &Value) -> Vec<NewsId> {
     page["list"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|i| i["news_id"].as_i64().unwrap())
+        .map(|i| NewsId(i["news_id"].as_i64().unwrap()))
         .collect()
 }
 
@@ -107,7 +108,7 @@ async fn latest_pages_newest_first_without_gaps_or_repeats(app: &TestApp) {
     assert_eq!(items.len(), CAPITOL_ITEMS + 3, "25 + fire + old + nasty");
     assert_eq!(pages, 3);
     assert_newest_first(&items);
-    let unique: HashSet<i64> = items.iter().map(|i| i["news_id"].as_i64().unwrap()).collect();
+    let unique: HashSet<NewsId> = items.iter().map(|i| NewsId(i["news_id"].as_i64().unwrap())).collect();
     assert_eq!(unique.len(), items.len(), "no repeats");
 
     let (latest, _) = all_pages(app, "/api/news/feed?channel=latest&size=7").await;
@@ -120,12 +121,12 @@ async fn latest_pages_newest_first_without_gaps_or_repeats(app: &TestApp) {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|i| i["cluster_id"].as_i64() == Some(corpus.id("fire-1")))
+        .filter(|i| i["cluster_id"].as_i64() == Some(corpus.id("fire-1").0))
         .collect();
     assert_eq!(fire.len(), 1, "a story once per page");
     assert_eq!(
         fire[0]["news_id"].as_i64(),
-        Some(corpus.id("fire-3")),
+        Some(corpus.id("fire-3").0),
         "its newest item"
     );
     assert_eq!(fire[0]["cluster_size"], 3);
@@ -143,7 +144,7 @@ async fn news_item_has_every_field_and_strings_are_never_null(app: &TestApp) {
         .as_array()
         .unwrap()
         .iter()
-        .find(|i| i["news_id"].as_i64() == Some(corpus.id("mtl-video")))
+        .find(|i| i["news_id"].as_i64() == Some(corpus.id("mtl-video").0))
         .unwrap()
         .clone();
     for field in [
@@ -274,13 +275,13 @@ async fn top_ranks_the_widely_covered_story_first_and_pages_by_offset(app: &Test
     let corpus = seeded(app).await;
     let top = data(app, "/api/news/feed?channel=top&size=5").await;
     let first = &top["list"][0];
-    assert_eq!(first["cluster_id"].as_i64(), Some(corpus.id("fire-1")));
+    assert_eq!(first["cluster_id"].as_i64(), Some(corpus.id("fire-1").0));
     assert_eq!(
         (first["cluster_size"].as_i64(), first["is_hot"].as_i64()),
         (Some(3), Some(1))
     );
     let (items, _) = all_pages(app, "/api/news/feed?channel=top&size=5").await;
-    let unique: HashSet<i64> = items.iter().map(|i| i["news_id"].as_i64().unwrap()).collect();
+    let unique: HashSet<NewsId> = items.iter().map(|i| NewsId(i["news_id"].as_i64().unwrap())).collect();
     assert_eq!(unique.len(), items.len());
     assert!(
         !unique.contains(&corpus.id("dc-old")) && !unique.contains(&corpus.id("dc-nasty")),
@@ -626,7 +627,7 @@ async fn search_news_is_accent_insensitive_filters_and_pages(app: &TestApp) {
     assert!(us["list"].as_array().unwrap().is_empty());
     let (items, pages) = all_pages(app, "/api/search/news?q=mill&size=3").await;
     assert_eq!((items.len(), pages), (7, 3));
-    let unique: HashSet<i64> = items.iter().map(|i| i["news_id"].as_i64().unwrap()).collect();
+    let unique: HashSet<NewsId> = items.iter().map(|i| NewsId(i["news_id"].as_i64().unwrap())).collect();
     assert_eq!(unique.len(), 7);
     let nothing = data(app, "/api/search/news?q=%21%21%21").await;
     assert_eq!(
@@ -642,7 +643,7 @@ async fn search_media_matches_names_without_accents(app: &TestApp) {
     let corpus = seeded(app).await;
     let found = data(app, "/api/search/media?q=montreal").await;
     assert_eq!(found["list"].as_array().unwrap().len(), 1);
-    assert_eq!(found["list"][0]["media_id"].as_i64(), Some(corpus.media["devoir"]));
+    assert_eq!(found["list"][0]["media_id"].as_i64(), Some(corpus.media["devoir"].0));
     assert_eq!(found["list"][0]["area3"], "Montréal");
     let upper = data(app, "/api/search/media?q=VEILLEUR").await;
     assert_eq!(upper["list"].as_array().unwrap().len(), 1);

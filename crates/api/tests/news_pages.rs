@@ -116,7 +116,7 @@ async fn article_page_has_story_meta_open_graph_json_ld_and_payload(app: &TestAp
     assert_eq!(p["route"], "article");
     assert_eq!(p["query"]["path"], "/api/news/detail");
     assert_eq!(p["query"]["params"]["news_id"], id.to_string());
-    assert_eq!(p["data"]["news"]["news_id"], id);
+    assert_eq!(p["data"]["news"]["news_id"], id.0);
     assert_eq!(p["data"]["cluster"].as_array().unwrap().len(), 2);
     assert_calls_match_the_api(app, &p).await;
 }
@@ -315,7 +315,7 @@ async fn search_pages_inline_results_for_a_query(app: &TestApp) {
     let p = payload(&html);
     assert_eq!(
         p["data"]["list"][0]["media_id"].as_i64(),
-        Some(corpus.media["lewiston"])
+        Some(corpus.media["lewiston"].0)
     );
     assert_calls_match_the_api(app, &p).await;
     let (_, html) = page(app, "/search/news").await;

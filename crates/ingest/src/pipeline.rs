@@ -18,7 +18,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 use store::Store;
-use store::content::{ClaimedFeed, ClusterChoice, FeedId, FetchRecord, NewsRecord, Upserted};
+use store::content::{
+    ClaimedFeed, ClusterChoice, ClusterId, FeedId, FetchRecord, MediaId, NewsId, NewsRecord, Upserted,
+};
 use tokio::task::JoinSet;
 use url::Url;
 
@@ -88,10 +90,10 @@ pub struct Pipeline {
 #[derive(Default)]
 struct Settled {
     /// Provisional news id → its stored news id and cluster; `None`: drop the entry.
-    entries: Vec<(i64, Option<(i64, i64)>)>,
+    entries: Vec<(i64, Option<(NewsId, ClusterId)>)>,
     /// Provisional cluster id (a new story's first record) → the stored cluster id, for
     /// batches clustered against entries that were not written yet.
-    clusters: rustc_hash::FxHashMap<i64, i64>,
+    clusters: rustc_hash::FxHashMap<i64, ClusterId>,
 }
 
 /// Items kept in the clustering window, by publish time before now: an item published up
@@ -486,7 +488,7 @@ impl Pipeline {
             // Stories of earlier batches, written by now: their stored ids.
             let settled = self.settled_lock();
             for c in choices.iter_mut() {
-                if let ClusterChoice::Join(id) = *c
+                if let ClusterChoice::Join(ClusterId(id)) = *c
                     && id < 0
                 {
                     *c = settled
@@ -520,7 +522,7 @@ impl Pipeline {
         let entries = std::mem::take(&mut self.settled_lock().entries);
         for (provisional, stored) in entries {
             match stored {
-                Some((news_id, cluster)) => state.window.rename(provisional, news_id, cluster),
+                Some((news_id, cluster)) => state.window.rename(provisional, news_id.0, cluster.0),
                 None => {
                     state.window.remove(provisional);
                 }
@@ -553,7 +555,7 @@ impl Pipeline {
         for (a, b) in missing {
             let stored = self.store.cluster_candidates(a, b).await.map_err(|e| e.to_string())?;
             for c in stored {
-                if !state.window.contains(c.news_id) {
+                if !state.window.contains(c.news_id.0) {
                     add_stored(&mut state.window, c);
                 }
             }
@@ -573,7 +575,7 @@ impl Pipeline {
         &self,
         state: &mut Clustering,
         records: &[NewsRecord],
-        media_id: i64,
+        media_id: MediaId,
         media_city: i64,
     ) -> Result<(Vec<ClusterChoice>, i64), String> {
         let first = state.next_provisional;
@@ -611,17 +613,17 @@ impl Pipeline {
             } else {
                 &r.city_ids
             };
-            let (choice, cluster_id) = match state.window.assign(&signature, media_id, r.publish_time_ms, where_) {
+            let (choice, cluster_id) = match state.window.assign(&signature, media_id.0, r.publish_time_ms, where_) {
                 // A story begun earlier in this batch.
                 Some(c) if c <= first && c > provisional => (ClusterChoice::SameAs((first - c) as usize), c),
-                Some(c) => (ClusterChoice::Join(c), c),
+                Some(c) => (ClusterChoice::Join(ClusterId(c)), c),
                 None => (ClusterChoice::New, provisional),
             };
             choices.push(choice);
             state.window.insert(WindowEntry {
                 news_id: provisional,
                 cluster_id,
-                media_id,
+                media_id: media_id.0,
                 publish_time_ms: r.publish_time_ms,
                 signature,
                 cities: where_,
@@ -657,9 +659,9 @@ fn add_stored(window: &mut Window, c: store::content::ClusterCandidate) {
         return;
     };
     window.insert(WindowEntry {
-        news_id: c.news_id,
-        cluster_id: c.cluster_id,
-        media_id: c.media_id,
+        news_id: c.news_id.0,
+        cluster_id: c.cluster_id.0,
+        media_id: c.media_id.0,
         publish_time_ms: c.publish_time_ms,
         signature,
         cities: &c.city_ids,
@@ -672,15 +674,16 @@ fn add_stored(window: &mut Window, c: store::content::ClusterCandidate) {
 /// dropped; the next round's refresh reads it back. A failed write drops them all.
 fn settle(first: i64, records: usize, choices: &[ClusterChoice], stored: &[Upserted]) -> Settled {
     let mut out = Settled::default();
-    let mut clusters: Vec<Option<i64>> = Vec::with_capacity(stored.len());
+    let mut clusters: Vec<Option<ClusterId>> = Vec::with_capacity(stored.len());
     for (i, u) in stored.iter().enumerate() {
         let provisional = first - i as i64;
         let cluster = match (*u, choices.get(i).copied().unwrap_or(ClusterChoice::New)) {
+            // A new story's cluster takes its first item's id.
             (Upserted::Inserted(id), ClusterChoice::New) => {
-                out.clusters.insert(provisional, id);
-                Some(id)
+                out.clusters.insert(provisional, ClusterId(id.0));
+                Some(ClusterId(id.0))
             }
-            (Upserted::Inserted(_), ClusterChoice::Join(c)) if c > 0 => Some(c),
+            (Upserted::Inserted(_), ClusterChoice::Join(c)) if c.0 > 0 => Some(c),
             (Upserted::Inserted(_), ClusterChoice::SameAs(j)) => clusters.get(j).copied().flatten(),
             // Kept its stored cluster, which only the window may know: re-read later.
             _ => None,
@@ -858,7 +861,7 @@ mod tests {
             ..NewsRecord::default()
         };
         let (choices, first) = pipeline
-            .cluster_choices(&mut state, &[old.clone(), old], 1, 0)
+            .cluster_choices(&mut state, &[old.clone(), old], MediaId(1), 0)
             .await
             .unwrap();
         assert_eq!((first, choices), (-1, vec![ClusterChoice::New, ClusterChoice::New]));

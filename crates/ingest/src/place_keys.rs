@@ -68,6 +68,7 @@ fn is_publishers_area(story: &[&City], media: &MediaSource) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use store::content::MediaId;
 
     const WASHINGTON: i64 = 4140963;
     const ALEXANDRIA_VA: i64 = 4744091;
@@ -79,7 +80,7 @@ mod tests {
 
     fn publisher(city: &str, city_id: i64, admin_code: &str) -> MediaSource {
         MediaSource {
-            media_id: 1,
+            media_id: MediaId(1),
             slug: "paper".into(),
             name: "The Paper".into(),
             icon_url: String::new(),

@@ -14,7 +14,7 @@ use ingest::pipeline::{FeedReport, Pipeline};
 use std::sync::Arc;
 use std::time::Duration;
 use store::Store;
-use store::content::{ListFilter, Listing, NewFeed, NewMedia, PlaceKey, PublisherFeeds, SearchQuery};
+use store::content::{ClusterId, ListFilter, Listing, NewFeed, NewMedia, PlaceKey, PublisherFeeds, SearchQuery};
 use store_sqlite::SqliteStore;
 use support::{TempDir, loopback_policy, serve};
 
@@ -438,7 +438,7 @@ async fn the_demo_corpus_goes_through_the_same_pipeline_and_looks_fresh() {
             )
         })
         .collect();
-    let mut by_cluster: std::collections::HashMap<i64, Vec<&str>> = std::collections::HashMap::new();
+    let mut by_cluster: std::collections::HashMap<ClusterId, Vec<&str>> = std::collections::HashMap::new();
     for item in all.iter().filter(|i| event.contains_key(i.title.as_str())) {
         by_cluster
             .entry(item.cluster_id)

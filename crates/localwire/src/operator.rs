@@ -12,7 +12,7 @@ use ingest::publishers::{self, PublisherInput};
 use ingest::{demo, parse};
 use std::sync::Arc;
 use store::Store;
-use store::content::{ImportReport, PublisherFeeds, Special};
+use store::content::{ImportReport, NewsId, PublisherFeeds, Special};
 use url::Url;
 
 pub fn fetcher() -> Result<Fetcher> {
@@ -297,7 +297,7 @@ pub async fn specials_put(store: &Arc<dyn Store>, args: &SpecialPutArgs) -> Resu
         title: args.title.trim().to_string(),
         description: args.description.trim().to_string(),
         query: query.trim().to_string(),
-        news_ids: args.ids.clone(),
+        news_ids: args.ids.iter().copied().map(NewsId).collect(),
     };
     store.put_special(&special, now_ms()).await?;
     println!("Saved /special/{slug}.");

@@ -7,9 +7,9 @@ use sqlx::postgres::PgRow;
 use sqlx::{Postgres, Row, Transaction};
 use std::collections::BTreeSet;
 use store::content::{
-    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedId, FeedStatus, FetchRecord, ImportReport,
-    ListFilter, Listing, MediaSource, NewFeed, NewsRecord, NewsRow, PlaceKey, PublisherFeeds, SEARCH_RANKED_MAX,
-    SearchQuery, Special, Upserted,
+    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedId, FeedStatus, FetchRecord,
+    ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow, PlaceKey,
+    PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, Upserted,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -78,8 +78,8 @@ fn news_row(r: &PgRow) -> std::result::Result<NewsRow, sqlx::Error> {
     let tags: String = r.try_get("tags")?;
     let city_ids: String = r.try_get("city_ids")?;
     Ok(NewsRow {
-        news_id: r.try_get("news_id")?,
-        media_id: r.try_get("media_id")?,
+        news_id: NewsId(r.try_get("news_id")?),
+        media_id: MediaId(r.try_get("media_id")?),
         title: r.try_get("title")?,
         org_img_url: r.try_get("org_img_url")?,
         img_url: r.try_get("img_url")?,
@@ -106,7 +106,7 @@ fn news_row(r: &PgRow) -> std::result::Result<NewsRow, sqlx::Error> {
         media_name: r.try_get("media_name")?,
         media_icon: r.try_get("media_icon")?,
         media_home_url: r.try_get("media_home_url")?,
-        cluster_id: r.try_get("cluster_id")?,
+        cluster_id: ClusterId(r.try_get("cluster_id")?),
         cluster: ClusterStats {
             size: r.try_get("c_size")?,
             media_count: r.try_get("c_media")?,
@@ -117,7 +117,7 @@ fn news_row(r: &PgRow) -> std::result::Result<NewsRow, sqlx::Error> {
 
 fn media_row(r: &PgRow) -> std::result::Result<MediaSource, sqlx::Error> {
     Ok(MediaSource {
-        media_id: r.try_get("media_id")?,
+        media_id: MediaId(r.try_get("media_id")?),
         slug: r.try_get("slug")?,
         name: r.try_get("name")?,
         icon_url: r.try_get("icon_url")?,
@@ -335,7 +335,7 @@ async fn upsert_one(
                     join
                 };
                 write_places_and_text(tx, id, item).await?;
-                return Ok((Upserted::Inserted(id), cluster, true));
+                return Ok((Upserted::Inserted(NewsId(id)), cluster, true));
             }
             // Another process's row, committed by now: this statement sees it.
             find_item(tx, media_id, item).await?.ok_or(sqlx::Error::RowNotFound)?
@@ -343,7 +343,7 @@ async fn upsert_one(
     };
     let (id, hash, cluster) = found;
     if hash == item.content_hash {
-        return Ok((Upserted::Unchanged(id), cluster, false));
+        return Ok((Upserted::Unchanged(NewsId(id)), cluster, false));
     }
     sqlx::query(
         "UPDATE news_items SET feed_id = $1, identity = $2, canonical_url = $3, content_hash = $4, title = $5, \
@@ -385,7 +385,7 @@ async fn upsert_one(
         .execute(&mut **tx)
         .await?;
     write_places_and_text(tx, id, item).await?;
-    Ok((Upserted::Updated(id), cluster, true))
+    Ok((Upserted::Updated(NewsId(id)), cluster, true))
 }
 
 /// Run a transaction again when another process's transaction got in its way
@@ -497,7 +497,7 @@ impl PgStore {
         for (i, item) in items.iter().enumerate() {
             let join = match clusters.get(i).copied().unwrap_or(ClusterChoice::New) {
                 ClusterChoice::New => 0,
-                ClusterChoice::Join(c) => c,
+                ClusterChoice::Join(c) => c.0,
                 ClusterChoice::SameAs(j) if j < i => cluster_of[j],
                 ClusterChoice::SameAs(_) => 0,
             };
@@ -542,7 +542,7 @@ impl ContentStore for PgStore {
                 .await
                 .map_err(db)?;
         for (media_id, url, lang) in feeds {
-            if let Some((_, list)) = out.iter_mut().find(|(m, _)| m.media_id == media_id) {
+            if let Some((_, list)) = out.iter_mut().find(|(m, _)| m.media_id.0 == media_id) {
                 list.push(NewFeed { url, lang });
             }
         }
@@ -602,7 +602,7 @@ impl ContentStore for PgStore {
             .map(|r| {
                 Ok(FeedStatus {
                     feed_id: FeedId(r.try_get("feed_id")?),
-                    media_id: r.try_get("media_id")?,
+                    media_id: MediaId(r.try_get("media_id")?),
                     media_name: r.try_get("media_name")?,
                     url: r.try_get("url")?,
                     lang: r.try_get("lang")?,
@@ -636,7 +636,7 @@ impl ContentStore for PgStore {
         let mut out = Vec::with_capacity(claimed.len());
         for (feed_id, url, lang, etag, last_modified, consecutive_errors, interval_secs, media_id) in claimed {
             let media = self
-                .media(media_id)
+                .media(MediaId(media_id))
                 .await?
                 .ok_or_else(|| StoreError::Database("feed without publisher".into()))?;
             out.push(ClaimedFeed {
@@ -679,12 +679,12 @@ impl ContentStore for PgStore {
     async fn upsert_items(
         &self,
         feed_id: FeedId,
-        media_id: i64,
+        media_id: MediaId,
         items: &[NewsRecord],
         clusters: &[ClusterChoice],
         now_ms: i64,
     ) -> Result<Vec<Upserted>> {
-        let done = retried(|| self.upsert_items_once(feed_id.0, media_id, items, clusters, now_ms)).await;
+        let done = retried(|| self.upsert_items_once(feed_id.0, media_id.0, items, clusters, now_ms)).await;
         self.generation.after(done.map_err(db))
     }
 
@@ -710,9 +710,9 @@ impl ContentStore for PgStore {
             .into_iter()
             .map(
                 |(news_id, cluster_id, media_id, publish_time_ms, signature, city_ids)| ClusterCandidate {
-                    news_id,
-                    cluster_id,
-                    media_id,
+                    news_id: NewsId(news_id),
+                    cluster_id: ClusterId(cluster_id),
+                    media_id: MediaId(media_id),
                     publish_time_ms,
                     signature,
                     city_ids: serde_json::from_str(&city_ids).unwrap_or_default(),
@@ -721,22 +721,22 @@ impl ContentStore for PgStore {
             .collect())
     }
 
-    async fn known_hashes(&self, media_id: i64, identities: &[String]) -> Result<Vec<(String, String)>> {
+    async fn known_hashes(&self, media_id: MediaId, identities: &[String]) -> Result<Vec<(String, String)>> {
         sqlx::query_as("SELECT identity, content_hash FROM news_items WHERE media_id = $1 AND identity = ANY($2)")
-            .bind(media_id)
+            .bind(media_id.0)
             .bind(identities)
             .fetch_all(&self.pool)
             .await
             .map_err(db)
     }
 
-    async fn media(&self, media_id: i64) -> Result<Option<MediaSource>> {
+    async fn media(&self, media_id: MediaId) -> Result<Option<MediaSource>> {
         let row = sqlx::query(concat!(
             "SELECT ",
             media_columns!(),
             " FROM media_sources m WHERE m.media_id = $1"
         ))
-        .bind(media_id)
+        .bind(media_id.0)
         .fetch_optional(&self.pool)
         .await
         .map_err(db)?;
@@ -758,14 +758,14 @@ impl ContentStore for PgStore {
         rows(list, media_row)
     }
 
-    async fn news(&self, news_id: i64) -> Result<Option<NewsRow>> {
+    async fn news(&self, news_id: NewsId) -> Result<Option<NewsRow>> {
         let row = sqlx::query(concat!(
             "SELECT ",
             news_columns!("n.content"),
             news_from!(),
             "WHERE n.news_id = $1"
         ))
-        .bind(news_id)
+        .bind(news_id.0)
         .fetch_optional(&self.pool)
         .await
         .map_err(db)?;
@@ -779,7 +779,7 @@ impl ContentStore for PgStore {
         after: Option<After>,
         limit: i64,
     ) -> Result<Vec<NewsRow>> {
-        let (t, id) = after.map_or((i64::MAX, i64::MAX), |a| (a.publish_time_ms, a.news_id));
+        let (t, id) = after.map_or((i64::MAX, i64::MAX), |a| (a.publish_time_ms, a.news_id.0));
         let query = match listing {
             Listing::Latest => sqlx::query(newest_items!("")),
             Listing::Category(_) => sqlx::query(newest_items!(" AND n.category_id = $6")),
@@ -807,8 +807,8 @@ impl ContentStore for PgStore {
         let query = match listing {
             Listing::Latest => query,
             Listing::Category(c) => query.bind(c.clone()),
-            Listing::Media(m) => query.bind(*m),
-            Listing::Ids(ids) => query.bind(ids.clone()),
+            Listing::Media(m) => query.bind(m.0),
+            Listing::Ids(ids) => query.bind(ids.iter().map(|id| id.0).collect::<Vec<i64>>()),
             Listing::Places(places) => query.bind(places.iter().map(PlaceKey::key).collect::<Vec<_>>()),
         };
         rows(query.fetch_all(&self.pool).await.map_err(db)?, news_row)
@@ -835,14 +835,14 @@ impl ContentStore for PgStore {
         rows(list, news_row)
     }
 
-    async fn cluster_items(&self, cluster_id: i64, limit: i64) -> Result<Vec<NewsRow>> {
+    async fn cluster_items(&self, cluster_id: ClusterId, limit: i64) -> Result<Vec<NewsRow>> {
         let list = sqlx::query(concat!(
             "SELECT ",
             news_columns!("''"),
             news_from!(),
             "WHERE n.cluster_id = $1 ORDER BY n.publish_time DESC, n.news_id DESC LIMIT $2"
         ))
-        .bind(cluster_id)
+        .bind(cluster_id.0)
         .bind(limit)
         .fetch_all(&self.pool)
         .await

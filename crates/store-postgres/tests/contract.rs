@@ -61,7 +61,7 @@ async fn concurrent_claims_never_hand_out_a_feed_twice() {
 async fn two_servers_writing_the_same_rows_at_once_both_succeed() {
     use std::sync::Arc;
     use store::ContentStore;
-    use store::content::{ClusterChoice, Upserted};
+    use store::content::{ClusterChoice, ClusterId, Upserted};
     use store::contract_content::{publisher, record};
     use tokio::sync::Barrier;
 
@@ -152,7 +152,8 @@ async fn two_servers_writing_the_same_rows_at_once_both_succeed() {
         }
 
         // New stories of two other publishers joining the first story at once.
-        let story = outcomes[0][0].news_id();
+        // A new story's cluster takes its first item's id.
+        let story = ClusterId(outcomes[0][0].news_id().0);
         let start = Arc::new(Barrier::new(2));
         let joins = servers.clone().into_iter().enumerate().map(|(side, store)| {
             let (feed, media) = feed_of(&urls[1 + side]);

@@ -7,9 +7,9 @@ use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 use store::content::{
-    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterStats, FeedId, FeedStatus, FetchRecord, ImportReport,
-    ListFilter, Listing, MediaSource, NewFeed, NewsRecord, NewsRow, PlaceKey, PublisherFeeds, SEARCH_RANKED_MAX,
-    SearchQuery, Special, Upserted,
+    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedId, FeedStatus, FetchRecord,
+    ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow, PlaceKey,
+    PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, Upserted,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -109,8 +109,8 @@ fn news_row(r: &SqliteRow) -> std::result::Result<NewsRow, sqlx::Error> {
     let tags: String = r.try_get("tags")?;
     let city_ids: String = r.try_get("city_ids")?;
     Ok(NewsRow {
-        news_id: r.try_get("news_id")?,
-        media_id: r.try_get("media_id")?,
+        news_id: NewsId(r.try_get("news_id")?),
+        media_id: MediaId(r.try_get("media_id")?),
         title: r.try_get("title")?,
         org_img_url: r.try_get("org_img_url")?,
         img_url: r.try_get("img_url")?,
@@ -137,7 +137,7 @@ fn news_row(r: &SqliteRow) -> std::result::Result<NewsRow, sqlx::Error> {
         media_name: r.try_get("media_name")?,
         media_icon: r.try_get("media_icon")?,
         media_home_url: r.try_get("media_home_url")?,
-        cluster_id: r.try_get("cluster_id")?,
+        cluster_id: ClusterId(r.try_get("cluster_id")?),
         cluster: ClusterStats {
             size: r.try_get("c_size")?,
             media_count: r.try_get("c_media")?,
@@ -148,7 +148,7 @@ fn news_row(r: &SqliteRow) -> std::result::Result<NewsRow, sqlx::Error> {
 
 fn media_row(r: &SqliteRow) -> std::result::Result<MediaSource, sqlx::Error> {
     Ok(MediaSource {
-        media_id: r.try_get("media_id")?,
+        media_id: MediaId(r.try_get("media_id")?),
         slug: r.try_get("slug")?,
         name: r.try_get("name")?,
         icon_url: r.try_get("icon_url")?,
@@ -245,7 +245,7 @@ impl ContentStore for SqliteStore {
             .map_err(db)?;
         let mut out: Vec<(MediaSource, Vec<NewFeed>)> = media.into_iter().map(|m| (m, Vec::new())).collect();
         for f in feeds {
-            let media_id: i64 = f.try_get("media_id").map_err(db)?;
+            let media_id = MediaId(f.try_get("media_id").map_err(db)?);
             if let Some((_, list)) = out.iter_mut().find(|(m, _)| m.media_id == media_id) {
                 list.push(NewFeed {
                     url: f.try_get("url").map_err(db)?,
@@ -277,7 +277,7 @@ impl ContentStore for SqliteStore {
             .map(|r| {
                 Ok(FeedStatus {
                     feed_id: FeedId(r.try_get("feed_id")?),
-                    media_id: r.try_get("media_id")?,
+                    media_id: MediaId(r.try_get("media_id")?),
                     media_name: r.try_get("media_name")?,
                     url: r.try_get("url")?,
                     lang: r.try_get("lang")?,
@@ -328,7 +328,7 @@ impl ContentStore for SqliteStore {
     async fn upsert_items(
         &self,
         feed_id: FeedId,
-        media_id: i64,
+        media_id: MediaId,
         items: &[NewsRecord],
         clusters: &[ClusterChoice],
         now_ms: i64,
@@ -337,7 +337,7 @@ impl ContentStore for SqliteStore {
         self.content
             .write(Change::Content, move |tx, text| {
                 // Its full-text rows go in at its commit.
-                w::upsert_items(tx, feed_id.0, media_id, items, &clusters, now_ms, text)
+                w::upsert_items(tx, feed_id.0, media_id.0, items, &clusters, now_ms, text)
             })
             .await
     }
@@ -345,14 +345,14 @@ impl ContentStore for SqliteStore {
     async fn upsert_items_grouped(
         &self,
         feed_id: FeedId,
-        media_id: i64,
+        media_id: MediaId,
         items: Vec<NewsRecord>,
         clusters: Vec<ClusterChoice>,
         now_ms: i64,
     ) -> Result<Vec<Upserted>> {
         self.content
             .grouped(Change::Content, move |tx, text| {
-                w::upsert_items(tx, feed_id.0, media_id, items, &clusters, now_ms, text)
+                w::upsert_items(tx, feed_id.0, media_id.0, items, &clusters, now_ms, text)
             })
             .await
     }
@@ -378,9 +378,9 @@ impl ContentStore for SqliteStore {
         list.iter()
             .map(|r| {
                 Ok(ClusterCandidate {
-                    news_id: r.try_get("news_id")?,
-                    cluster_id: r.try_get("cluster_id")?,
-                    media_id: r.try_get("media_id")?,
+                    news_id: NewsId(r.try_get("news_id")?),
+                    cluster_id: ClusterId(r.try_get("cluster_id")?),
+                    media_id: MediaId(r.try_get("media_id")?),
                     publish_time_ms: r.try_get("publish_time")?,
                     signature: r.try_get("signature")?,
                     city_ids: serde_json::from_str(r.try_get("city_ids")?).unwrap_or_default(),
@@ -390,13 +390,13 @@ impl ContentStore for SqliteStore {
             .map_err(db)
     }
 
-    async fn known_hashes(&self, media_id: i64, identities: &[String]) -> Result<Vec<(String, String)>> {
+    async fn known_hashes(&self, media_id: MediaId, identities: &[String]) -> Result<Vec<(String, String)>> {
         let ids = serde_json::to_string(identities).map_err(|e| StoreError::Database(e.to_string()))?;
         let list = sqlx::query(
             "SELECT identity, content_hash FROM news_items WHERE media_id = ? \
              AND identity IN (SELECT value FROM json_each(?))",
         )
-        .bind(media_id)
+        .bind(media_id.0)
         .bind(ids)
         .fetch_all(&self.content_reader)
         .await
@@ -407,13 +407,13 @@ impl ContentStore for SqliteStore {
             .map_err(db)
     }
 
-    async fn media(&self, media_id: i64) -> Result<Option<MediaSource>> {
+    async fn media(&self, media_id: MediaId) -> Result<Option<MediaSource>> {
         let row = sqlx::query(concat!(
             "SELECT ",
             media_columns!(),
             " FROM media_sources m WHERE m.media_id = ?"
         ))
-        .bind(media_id)
+        .bind(media_id.0)
         .fetch_optional(&self.content_reader)
         .await
         .map_err(db)?;
@@ -435,14 +435,14 @@ impl ContentStore for SqliteStore {
         rows(list, media_row)
     }
 
-    async fn news(&self, news_id: i64) -> Result<Option<NewsRow>> {
+    async fn news(&self, news_id: NewsId) -> Result<Option<NewsRow>> {
         let row = sqlx::query(concat!(
             "SELECT ",
             news_columns!("n.content"),
             news_from!(),
             "WHERE n.news_id = ?"
         ))
-        .bind(news_id)
+        .bind(news_id.0)
         .fetch_optional(&self.content_reader)
         .await
         .map_err(db)?;
@@ -456,7 +456,7 @@ impl ContentStore for SqliteStore {
         after: Option<After>,
         limit: i64,
     ) -> Result<Vec<NewsRow>> {
-        let (t, id) = after.map_or((i64::MAX, i64::MAX), |a| (a.publish_time_ms, a.news_id));
+        let (t, id) = after.map_or((i64::MAX, i64::MAX), |a| (a.publish_time_ms, a.news_id.0));
         let query = match listing {
             Listing::Latest => sqlx::query(newest_items!("")),
             Listing::Category(_) => sqlx::query(newest_items!(" AND n.category_id = ?6")),
@@ -480,7 +480,7 @@ impl ContentStore for SqliteStore {
         let query = match listing {
             Listing::Latest => query,
             Listing::Category(c) => query.bind(c.clone()),
-            Listing::Media(m) => query.bind(*m),
+            Listing::Media(m) => query.bind(m.0),
             Listing::Ids(ids) => query.bind(serde_json::to_string(ids).unwrap_or_else(|_| "[]".into())),
             Listing::Places(places) if places.len() == 1 => query.bind(places[0].key()),
             Listing::Places(places) => query.bind(keys_json(places)),
@@ -501,14 +501,14 @@ impl ContentStore for SqliteStore {
         rows(list, news_row)
     }
 
-    async fn cluster_items(&self, cluster_id: i64, limit: i64) -> Result<Vec<NewsRow>> {
+    async fn cluster_items(&self, cluster_id: ClusterId, limit: i64) -> Result<Vec<NewsRow>> {
         let list = sqlx::query(concat!(
             "SELECT ",
             news_columns!("''"),
             news_from!(),
             "WHERE n.cluster_id = ? ORDER BY n.publish_time DESC, n.news_id DESC LIMIT +?"
         ))
-        .bind(cluster_id)
+        .bind(cluster_id.0)
         .bind(limit)
         .fetch_all(&self.content_reader)
         .await

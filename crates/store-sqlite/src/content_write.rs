@@ -19,8 +19,8 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use store::content::{
-    ClaimedFeed, ClusterChoice, FeedId, FetchRecord, Generation, ImportReport, MediaSource, NewsRecord, PublisherFeeds,
-    Special, Upserted,
+    ClaimedFeed, ClusterChoice, FeedId, FetchRecord, Generation, ImportReport, MediaId, MediaSource, NewsId,
+    NewsRecord, PublisherFeeds, Special, Upserted,
 };
 use store::{Result, StoreError};
 use tokio::sync::oneshot;
@@ -476,7 +476,7 @@ pub fn claim_due_feeds(tx: &Connection, now_ms: i64, lease_until_ms: i64, limit:
 
 fn empty_media() -> MediaSource {
     MediaSource {
-        media_id: 0,
+        media_id: MediaId(0),
         slug: String::new(),
         name: String::new(),
         icon_url: String::new(),
@@ -502,7 +502,7 @@ fn media_by_id(tx: &Connection, media_id: i64) -> Result<Option<MediaSource>> {
     .and_then(|mut s| {
         s.query_row([media_id], |r| {
             Ok(MediaSource {
-                media_id: r.get(0)?,
+                media_id: MediaId(r.get(0)?),
                 slug: r.get(1)?,
                 name: r.get(2)?,
                 icon_url: r.get(3)?,
@@ -583,7 +583,7 @@ pub fn upsert_items(
         let outcome = match found {
             Some((id, hash, cluster)) if hash == item.content_hash => {
                 cluster_of.push(cluster);
-                Upserted::Unchanged(id)
+                Upserted::Unchanged(NewsId(id))
             }
             Some((id, _, cluster)) => {
                 tx.prepare_cached(
@@ -638,12 +638,12 @@ pub fn upsert_items(
                 text.add(id, &mut item);
                 cluster_of.push(cluster);
                 touched.insert(cluster);
-                Upserted::Updated(id)
+                Upserted::Updated(NewsId(id))
             }
             None => {
                 let joins = match clusters.get(i).copied().unwrap_or(ClusterChoice::New) {
                     ClusterChoice::New => None,
-                    ClusterChoice::Join(c) => Some(c),
+                    ClusterChoice::Join(c) => Some(c.0),
                     ClusterChoice::SameAs(j) if j < i => Some(cluster_of[j]),
                     ClusterChoice::SameAs(_) => None,
                 };
@@ -715,7 +715,7 @@ pub fn upsert_items(
                 write_places(tx, id, &item)?;
                 text.add(id, &mut item);
                 cluster_of.push(cluster);
-                Upserted::Inserted(id)
+                Upserted::Inserted(NewsId(id))
             }
         };
         out.push(outcome);

@@ -8,7 +8,7 @@
 use async_trait::async_trait;
 
 use crate::Result;
-pub use domain::ids::FeedId;
+pub use domain::ids::{ClusterId, FeedId, MediaId, NewsId};
 
 /// A place an item is about, as stored in `news_places`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -55,7 +55,7 @@ pub struct NewMedia {
 /// A publisher as stored (SPEC §3 "Media source").
 #[derive(Debug, Clone, PartialEq)]
 pub struct MediaSource {
-    pub media_id: i64,
+    pub media_id: MediaId,
     pub slug: String,
     pub name: String,
     pub icon_url: String,
@@ -98,7 +98,7 @@ pub struct ImportReport {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FeedStatus {
     pub feed_id: FeedId,
-    pub media_id: i64,
+    pub media_id: MediaId,
     pub media_name: String,
     pub url: String,
     pub lang: String,
@@ -182,13 +182,13 @@ pub struct NewsRecord {
 /// What storing one record did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Upserted {
-    Inserted(i64),
-    Updated(i64),
-    Unchanged(i64),
+    Inserted(NewsId),
+    Updated(NewsId),
+    Unchanged(NewsId),
 }
 
 impl Upserted {
-    pub fn news_id(self) -> i64 {
+    pub fn news_id(self) -> NewsId {
         match self {
             Upserted::Inserted(id) | Upserted::Updated(id) | Upserted::Unchanged(id) => id,
         }
@@ -201,7 +201,7 @@ pub enum ClusterChoice {
     /// A story of its own.
     New,
     /// An existing cluster.
-    Join(i64),
+    Join(ClusterId),
     /// The cluster of an earlier item of the same batch (its index).
     SameAs(usize),
 }
@@ -209,9 +209,9 @@ pub enum ClusterChoice {
 /// A recent item that a new one may join in a story cluster.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClusterCandidate {
-    pub news_id: i64,
-    pub cluster_id: i64,
-    pub media_id: i64,
+    pub news_id: NewsId,
+    pub cluster_id: ClusterId,
+    pub media_id: MediaId,
     pub publish_time_ms: i64,
     pub signature: Vec<u8>,
     /// The cities the item is about (area_list), else its publisher's city: where the
@@ -230,8 +230,8 @@ pub struct ClusterStats {
 /// A stored item as read, with its publisher's flat fields and its cluster.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewsRow {
-    pub news_id: i64,
-    pub media_id: i64,
+    pub news_id: NewsId,
+    pub media_id: MediaId,
     pub title: String,
     pub org_img_url: String,
     pub img_url: String,
@@ -259,7 +259,7 @@ pub struct NewsRow {
     pub media_name: String,
     pub media_icon: String,
     pub media_home_url: String,
-    pub cluster_id: i64,
+    pub cluster_id: ClusterId,
     pub cluster: ClusterStats,
 }
 
@@ -279,15 +279,15 @@ pub enum Listing {
     /// Items placed in any of these places (newest first, each item once).
     Places(Vec<PlaceKey>),
     Category(String),
-    Media(i64),
-    Ids(Vec<i64>),
+    Media(MediaId),
+    Ids(Vec<NewsId>),
 }
 
 /// Keyset position for newest-first lists: the last item of the previous page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct After {
     pub publish_time_ms: i64,
-    pub news_id: i64,
+    pub news_id: NewsId,
 }
 
 /// Search ranks only this many of the newest matching items (by id, i.e. by when they
@@ -328,7 +328,7 @@ pub struct Special {
     pub description: String,
     /// Search words; empty when the collection is a list.
     pub query: String,
-    pub news_ids: Vec<i64>,
+    pub news_ids: Vec<NewsId>,
 }
 
 #[async_trait]
@@ -358,7 +358,7 @@ pub trait ContentStore: Send + Sync {
     async fn upsert_items(
         &self,
         feed_id: FeedId,
-        media_id: i64,
+        media_id: MediaId,
         items: &[NewsRecord],
         clusters: &[ClusterChoice],
         now_ms: i64,
@@ -375,7 +375,7 @@ pub trait ContentStore: Send + Sync {
     async fn upsert_items_grouped(
         &self,
         feed_id: FeedId,
-        media_id: i64,
+        media_id: MediaId,
         items: Vec<NewsRecord>,
         clusters: Vec<ClusterChoice>,
         now_ms: i64,
@@ -402,15 +402,15 @@ pub trait ContentStore: Send + Sync {
 
     /// `(identity, content_hash)` of the given identities already stored for a publisher,
     /// so unchanged items are skipped before the expensive steps.
-    async fn known_hashes(&self, media_id: i64, identities: &[String]) -> Result<Vec<(String, String)>>;
+    async fn known_hashes(&self, media_id: MediaId, identities: &[String]) -> Result<Vec<(String, String)>>;
 
-    async fn media(&self, media_id: i64) -> Result<Option<MediaSource>>;
+    async fn media(&self, media_id: MediaId) -> Result<Option<MediaSource>>;
 
     /// Publishers whose folded name contains `folded`, by name.
     async fn search_media(&self, folded: &str, offset: i64, limit: i64) -> Result<Vec<MediaSource>>;
 
     /// One item with its content.
-    async fn news(&self, news_id: i64) -> Result<Option<NewsRow>>;
+    async fn news(&self, news_id: NewsId) -> Result<Option<NewsRow>>;
 
     /// Newest first, after `after`, at most `limit`.
     async fn list_news(
@@ -425,7 +425,7 @@ pub trait ContentStore: Send + Sync {
     async fn top_news(&self, filter: &ListFilter, since_ms: i64, offset: i64, limit: i64) -> Result<Vec<NewsRow>>;
 
     /// The items of a cluster, newest first.
-    async fn cluster_items(&self, cluster_id: i64, limit: i64) -> Result<Vec<NewsRow>>;
+    async fn cluster_items(&self, cluster_id: ClusterId, limit: i64) -> Result<Vec<NewsRow>>;
 
     /// Full-text search: among the [`SEARCH_RANKED_MAX`] newest items that match and pass
     /// the filters, best match first.

@@ -2,8 +2,8 @@
 
 use crate::Store;
 use crate::content::{
-    After, ClusterChoice, FeedId, FetchRecord, ListFilter, Listing, NewFeed, NewMedia, NewsRecord, PlaceKey,
-    PublisherFeeds, SearchQuery, Special, Upserted,
+    After, ClusterChoice, ClusterId, FeedId, FetchRecord, ListFilter, Listing, MediaId, NewFeed, NewMedia, NewsId,
+    NewsRecord, PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted,
 };
 
 const T0: i64 = 1_763_640_000_000;
@@ -67,7 +67,7 @@ pub fn record(identity: &str, title: &str, hours_after: i64, places: &[PlaceKey]
 }
 
 /// One publisher with one feed; returns (media_id, feed_id).
-async fn one_feed(store: &dyn Store, slug: &str, country: &str) -> (i64, FeedId) {
+async fn one_feed(store: &dyn Store, slug: &str, country: &str) -> (MediaId, FeedId) {
     let url = format!("https://{slug}.example/feed.xml");
     store
         .import_publishers(&[publisher(slug, slug, country, "DC", "Washington", &[&url])], T0)
@@ -96,7 +96,12 @@ fn city(id: i64) -> PlaceKey {
     PlaceKey::City(id)
 }
 
-fn ids(rows: &[crate::content::NewsRow]) -> Vec<i64> {
+/// The cluster a new story starts: it takes its first item's id.
+fn own_cluster(first_item: NewsId) -> ClusterId {
+    ClusterId(first_item.0)
+}
+
+fn ids(rows: &[crate::content::NewsRow]) -> Vec<NewsId> {
     rows.iter().map(|r| r.news_id).collect()
 }
 
@@ -242,10 +247,10 @@ pub async fn news_item_keeps_every_field(store: &dyn Store) {
     assert_eq!(row.city_ids, vec![6077243]);
     assert_eq!(row.media_name, "fields");
     assert_eq!(row.media_icon, "https://fields.example/icon.png");
-    assert_eq!(row.cluster_id, id, "a new story is its own cluster");
+    assert_eq!(row.cluster_id, own_cluster(id), "a new story is its own cluster");
     assert_eq!((row.cluster.size, row.cluster.media_count), (1, 1));
     assert_eq!(row.read_count + row.like_count + row.share_count + row.comment_count, 0);
-    assert!(store.news(id + 1000).await.unwrap().is_none());
+    assert!(store.news(NewsId(id.0 + 1000)).await.unwrap().is_none());
 }
 
 pub async fn place_lists_page_newest_first_without_gaps_or_repeats(store: &dyn Store) {
@@ -408,7 +413,7 @@ pub async fn clusters_count_items_and_publishers_and_rank_top(store: &dyn Store)
                 record("s2", "Downtown fire", 1, &[]),
                 record("s3", "Fire: update", 2, &[]),
             ],
-            &[ClusterChoice::Join(first), ClusterChoice::SameAs(0)],
+            &[ClusterChoice::Join(own_cluster(first)), ClusterChoice::SameAs(0)],
             T0,
         )
         .await
@@ -418,19 +423,19 @@ pub async fn clusters_count_items_and_publishers_and_rank_top(store: &dyn Store)
             fc,
             c,
             &[record("s4", "Incendie au centre-ville", 3, &[])],
-            &[ClusterChoice::Join(first)],
+            &[ClusterChoice::Join(own_cluster(first))],
             T0,
         )
         .await
         .unwrap();
-    let items = store.cluster_items(first, 10).await.unwrap();
+    let items = store.cluster_items(own_cluster(first), 10).await.unwrap();
     assert_eq!(items.len(), 4);
     assert_eq!(items[0].title, "Incendie au centre-ville", "newest first");
-    assert!(items.iter().all(|r| r.cluster_id == first));
+    assert!(items.iter().all(|r| r.cluster_id == own_cluster(first)));
     assert_eq!((items[0].cluster.size, items[0].cluster.media_count), (4, 3));
     assert_eq!(items[0].cluster.newest_ms, T0 + 3 * HOUR);
     let row = store.news(both[1].news_id()).await.unwrap().unwrap();
-    assert_eq!(row.cluster_id, first);
+    assert_eq!(row.cluster_id, own_cluster(first));
     let top = store.top_news(&ListFilter::default(), T0 - HOUR, 0, 10).await.unwrap();
     assert_eq!(top.len(), 2, "one lead per cluster");
     assert_eq!(
@@ -509,7 +514,7 @@ pub async fn grouped_writes_are_stored_once_committed(store: &dyn Store) {
                 record("r1", "Lighthouse reopens", 0, &[]),
                 record("r3", "Ferry crossings resume", 2, &[]),
             ],
-            vec![ClusterChoice::New, ClusterChoice::Join(story)],
+            vec![ClusterChoice::New, ClusterChoice::Join(own_cluster(story))],
             T0,
         )
         .await
@@ -539,7 +544,7 @@ pub async fn grouped_writes_are_stored_once_committed(store: &dyn Store) {
         ["Ferry crossings resume"],
         "the first text of r1 is gone from the index"
     );
-    let items = store.cluster_items(story, 10).await.unwrap();
+    let items = store.cluster_items(own_cluster(story), 10).await.unwrap();
     assert_eq!(items.len(), 2);
     assert_eq!((items[0].cluster.size, items[0].cluster.newest_ms), (2, T0 + 2 * HOUR));
     let status = store
@@ -711,7 +716,7 @@ pub async fn publisher_search_and_detail(store: &dyn Store) {
     let detail = store.media(found[0].media_id).await.unwrap().unwrap();
     assert_eq!(detail.about, "A test publisher");
     assert_eq!(detail.item_count, 0);
-    assert!(store.media(9_999_999).await.unwrap().is_none());
+    assert!(store.media(MediaId(9_999_999)).await.unwrap().is_none());
     assert_eq!(store.search_media("q", 0, 10).await.unwrap().len(), 2);
     assert_eq!(store.search_media("q", 1, 10).await.unwrap().len(), 1);
 }
@@ -786,7 +791,7 @@ pub async fn removing_a_feed_removes_its_items_and_an_orphan_publisher(store: &d
             other_feed,
             other,
             &[record("r2", "Stays", 0, &[])],
-            &[ClusterChoice::Join(id)],
+            &[ClusterChoice::Join(own_cluster(id))],
             T0,
         )
         .await
@@ -809,7 +814,7 @@ pub async fn removing_a_feed_removes_its_items_and_an_orphan_publisher(store: &d
             .unwrap()
             .is_empty()
     );
-    let left = store.cluster_items(id, 10).await.unwrap();
+    let left = store.cluster_items(own_cluster(id), 10).await.unwrap();
     assert_eq!(left.len(), 1);
     assert_eq!(
         (left[0].cluster.size, left[0].cluster.media_count),
@@ -838,7 +843,7 @@ pub async fn specials_round_trip(store: &dyn Store) {
         title: "Election 2026".into(),
         description: "Races near you".into(),
         query: "election".into(),
-        news_ids: vec![3, 1],
+        news_ids: vec![NewsId(3), NewsId(1)],
     };
     store.put_special(&s, T0).await.unwrap();
     assert_eq!(store.special("election-2026").await.unwrap(), Some(s.clone()));

@@ -13,7 +13,7 @@ use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
 use domain::locale::Locale;
 use serde::Serialize;
-use store::content::{ListFilter, Listing, PlaceKey};
+use store::content::{ClusterId, ListFilter, Listing, NewsId, PlaceKey};
 use utoipa::{IntoParams, ToSchema};
 
 /// `related` in news/detail.
@@ -36,7 +36,8 @@ pub struct NewsDetail {
 #[derive(Debug, Clone, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct DetailParams {
-    pub news_id: i64,
+    #[param(value_type = i64)]
+    pub news_id: NewsId,
     /// en (default), es or fr: the language of place names.
     #[param(value_type = Option<String>)]
     pub lang: Option<Locale>,
@@ -45,7 +46,7 @@ pub struct DetailParams {
 impl DetailParams {
     pub fn parse(params: &Params) -> Result<DetailParams, ApiError> {
         Ok(DetailParams {
-            news_id: whole_number(params, "news_id")?,
+            news_id: NewsId(whole_number(params, "news_id")?),
             lang: lang_filter(params)?,
         })
     }
@@ -77,7 +78,7 @@ pub async fn detail(state: &AppState, p: &DetailParams, now: i64) -> Result<News
         },
     };
     let cluster_id = row.cluster_id;
-    let cluster = if cluster_id != 0 && row.cluster.size > 1 {
+    let cluster = if cluster_id != ClusterId(0) && row.cluster.size > 1 {
         let rows = state.store.cluster_items(cluster_id, CLUSTER_MAX + 1).await?;
         rows.into_iter().filter(|r| r.news_id != news_id).collect()
     } else {
@@ -103,7 +104,7 @@ pub async fn detail(state: &AppState, p: &DetailParams, now: i64) -> Result<News
                 .await?;
             let mut once = OncePerPage::default();
             rows.into_iter()
-                .filter(|r| r.news_id != news_id && (cluster_id == 0 || r.cluster_id != cluster_id))
+                .filter(|r| r.news_id != news_id && (cluster_id == ClusterId(0) || r.cluster_id != cluster_id))
                 .filter(|r| once.first(r, true))
                 .take(RELATED_MAX)
                 .collect()

@@ -16,7 +16,7 @@ use axum::response::Response;
 use domain::geo::Country;
 use domain::locale::Locale;
 use geo::CityId;
-use store::content::{Listing, PlaceKey, SearchQuery};
+use store::content::{Listing, MediaId, PlaceKey, SearchQuery};
 use utoipa::IntoParams;
 
 /// `top` ranks stories with an item in this window.
@@ -128,7 +128,8 @@ pub struct FeedParams {
     /// location: a city id (4975802) or a state/province key (US-ME, CA-QC).
     pub location: Option<String>,
     /// media: the publisher.
-    pub media_id: Option<i64>,
+    #[param(value_type = Option<i64>)]
+    pub media_id: Option<MediaId>,
     /// special: the collection's slug.
     pub special: Option<String>,
     /// en, es or fr: only items in this language (default: all).
@@ -170,7 +171,7 @@ impl FeedParams {
                 p.category = Some(category_param(params, "category")?.ok_or_else(|| bad("category", "is required."))?)
             }
             Channel::Location => p.location = Some(params.required("location")?.to_string()),
-            Channel::Media => p.media_id = Some(whole_number(params, "media_id")?),
+            Channel::Media => p.media_id = Some(MediaId(whole_number(params, "media_id")?)),
             Channel::Special => p.special = Some(params.required("special")?.to_string()),
             Channel::Latest | Channel::Top => {}
         }

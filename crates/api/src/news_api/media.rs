@@ -9,19 +9,21 @@ use crate::state::AppState;
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
+use store::content::MediaId;
 use utoipa::IntoParams;
 
 /// `GET /api/media/detail`'s parameters, as parsed and as documented (D228).
 #[derive(Debug, Clone, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct MediaParams {
-    pub media_id: i64,
+    #[param(value_type = i64)]
+    pub media_id: MediaId,
 }
 
 impl MediaParams {
     pub fn parse(params: &Params) -> Result<MediaParams, ApiError> {
         Ok(MediaParams {
-            media_id: whole_number(params, "media_id")?,
+            media_id: MediaId(whole_number(params, "media_id")?),
         })
     }
 }

@@ -6,13 +6,13 @@ use crate::news_json::{MAX_OFFSET, NewsItem, PageToken};
 use crate::state::AppState;
 use domain::locale::Locale;
 use std::collections::HashSet;
-use store::content::{After, ListFilter, Listing, NewsRow};
+use store::content::{After, ClusterId, ListFilter, Listing, NewsId, NewsRow};
 
 /// Whether a row repeats an item or a story already on the page.
 #[derive(Default)]
 pub(super) struct OncePerPage {
-    ids: HashSet<i64>,
-    clusters: HashSet<i64>,
+    ids: HashSet<NewsId>,
+    clusters: HashSet<ClusterId>,
 }
 
 impl OncePerPage {
@@ -20,7 +20,7 @@ impl OncePerPage {
         if !self.ids.insert(row.news_id) {
             return false;
         }
-        !(by_cluster && row.cluster_id != 0 && !self.clusters.insert(row.cluster_id))
+        !(by_cluster && row.cluster_id != ClusterId(0) && !self.clusters.insert(row.cluster_id))
     }
 }
 

@@ -22,6 +22,7 @@ use domain::locale::Locale;
 use geo::CityId;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
+use store::content::NewsId;
 
 pub const FEED: &str = "/api/news/feed";
 pub const DETAIL: &str = "/api/news/detail";
@@ -61,7 +62,7 @@ impl Call {
 /// The story an article or share page is about, for its meta and JSON-LD.
 #[derive(Debug, Clone, Default)]
 pub struct Article {
-    pub news_id: i64,
+    pub news_id: NewsId,
     pub title: String,
     pub summary: String,
     /// §3 main image (original, else img_url), as the feed gave it.
@@ -176,12 +177,12 @@ fn city_from_slug(slug: &str, lang: Locale) -> Option<i64> {
 
 /// `/share/1042`, `/share/article/1042`, `/share/1042-council-votes` → 1042 (D105): the
 /// first number that is a whole path segment or starts one before `-`, `/` or `.`.
-pub fn shared_news_id(path: &str) -> Option<i64> {
+pub fn shared_news_id(path: &str) -> Option<NewsId> {
     for segment in path.split('/') {
         let digits: String = segment.chars().take_while(|c| c.is_ascii_digit()).collect();
         let rest = &segment[digits.len()..];
         if !digits.is_empty() && (rest.is_empty() || rest.starts_with(['-', '.'])) {
-            return digits.parse().ok();
+            return digits.parse().ok().map(NewsId);
         }
     }
     None
@@ -218,7 +219,7 @@ fn text(v: &Value) -> String {
 fn article_of(data: &Value) -> Article {
     let news = &data["news"];
     Article {
-        news_id: news["news_id"].as_i64().unwrap_or_default(),
+        news_id: NewsId(news["news_id"].as_i64().unwrap_or_default()),
         title: text(&news["title"]),
         summary: text(&news["summary"]),
         image: main_image_of(news).to_string(),
@@ -233,12 +234,12 @@ fn article_of(data: &Value) -> Article {
 }
 
 /// The story page for `news_id` (None: not a story id at all).
-async fn story(state: &AppState, news_id: Option<i64>, now: i64) -> PageData {
+async fn story(state: &AppState, news_id: Option<NewsId>, now: i64) -> PageData {
     let missing = PageData {
         missing_article: true,
         ..PageData::default()
     };
-    let Some(id) = news_id.filter(|id| *id > 0) else {
+    let Some(id) = news_id.filter(|id| id.0 > 0) else {
         return missing;
     };
     let call = Call::new(DETAIL, &[("news_id", id.to_string())]);
@@ -399,7 +400,7 @@ pub async fn page_data(
         "article" => {
             let id = param(m, "id");
             let id = (id.len() <= 18 && id.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| id.parse().ok())
+                .then(|| id.parse().ok().map(NewsId))
                 .flatten();
             story(state, id, now).await
         }
@@ -537,9 +538,9 @@ mod tests {
 
     #[test]
     fn d105_shared_paths_name_the_first_number() {
-        assert_eq!(shared_news_id("1042"), Some(1042));
-        assert_eq!(shared_news_id("article/1042"), Some(1042));
-        assert_eq!(shared_news_id("1042-council-votes"), Some(1042));
+        assert_eq!(shared_news_id("1042"), Some(NewsId(1042)));
+        assert_eq!(shared_news_id("article/1042"), Some(NewsId(1042)));
+        assert_eq!(shared_news_id("1042-council-votes"), Some(NewsId(1042)));
         assert_eq!(shared_news_id("news/abc"), None);
         assert_eq!(shared_news_id("a1042"), None);
     }

@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 use store::Store;
-use store::content::{ClusterChoice, NewFeed, NewMedia, NewsRecord, PlaceKey, PublisherFeeds, Special};
+use store::content::{
+    ClusterChoice, ClusterId, MediaId, NewFeed, NewMedia, NewsId, NewsRecord, PlaceKey, PublisherFeeds, Special,
+};
 
 pub const WASHINGTON: i64 = 4140963;
 pub const PORTLAND_ME: i64 = 4975802;
@@ -20,15 +22,15 @@ pub const CAPITOL_ITEMS: usize = 25;
 
 pub struct Corpus {
     /// Publisher slug → media_id.
-    pub media: HashMap<&'static str, i64>,
+    pub media: HashMap<&'static str, MediaId>,
     /// Identity → news_id.
-    pub news: HashMap<String, i64>,
+    pub news: HashMap<String, NewsId>,
     /// When the newest item was published; others are older.
     pub now_ms: i64,
 }
 
 impl Corpus {
-    pub fn id(&self, identity: &str) -> i64 {
+    pub fn id(&self, identity: &str) -> NewsId {
         self.news[identity]
     }
 }
@@ -121,14 +123,14 @@ pub async fn put(
     slug: &'static str,
     items: Vec<NewsRecord>,
     choices: Vec<ClusterChoice>,
-) -> Vec<i64> {
+) -> Vec<NewsId> {
     let feed = feed_id(store, slug).await;
     let media = corpus.media[slug];
     let out = store
         .upsert_items(feed, media, &items, &choices, corpus.now_ms)
         .await
         .unwrap();
-    let ids: Vec<i64> = out.iter().map(|u| u.news_id()).collect();
+    let ids: Vec<NewsId> = out.iter().map(|u| u.news_id()).collect();
     for (item, id) in items.iter().zip(&ids) {
         corpus.news.insert(item.identity.clone(), *id);
     }
@@ -216,6 +218,8 @@ pub async fn seed(store: &dyn Store) -> Corpus {
     lead.author = "Dana Reyes".into();
     lead.category_id = "crime-safety".into();
     let fire = put(store, &mut corpus, "capitol", vec![lead], vec![ClusterChoice::New]).await[0];
+    // A new story's cluster takes its first item's id.
+    let fire = ClusterId(fire.0);
     let mut second = item(
         "fire-2",
         "Downtown warehouse fire spreads",

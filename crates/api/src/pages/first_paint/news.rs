@@ -293,7 +293,7 @@ fn news_card(w: &mut Writer, item: &Item, variant: Variant, terms: &[String]) {
         w.raw("</p>");
     }
     w.raw(r#"<p class="news-card__meta">"#);
-    if item.media_id > 0 {
+    if item.media_id.0 > 0 {
         let href = w.href(&format!("/media/{}", item.media_id));
         w.raw(&format!(r#"<a class="news-card__publisher" href="{href}">"#));
         publisher_badge(w, &item.media_name, &item.media_icon);
@@ -552,7 +552,7 @@ pub(super) fn article(w: &mut Writer) -> Option<()> {
     let detail: Detail = w.call(DETAIL, None)?;
     let news = &detail.news;
     // The app's `readDetail`: without a publisher record, the item's own media fields.
-    let media = if detail.media.media_id != 0 {
+    let media = if detail.media.media_id.0 != 0 {
         detail.media
     } else {
         Media {
@@ -577,7 +577,7 @@ pub(super) fn article(w: &mut Writer) -> Option<()> {
     w.raw(r#"</p><h1 id="article-title" class="article__title">"#)
         .text(&news.title)
         .raw(r#"</h1><p class="article__byline">"#);
-    if news.media_id > 0 {
+    if news.media_id.0 > 0 {
         let href = w.href(&format!("/media/{}", news.media_id));
         let icon = if media.icon_url.is_empty() {
             news.media_icon.as_str()

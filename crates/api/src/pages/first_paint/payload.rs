@@ -5,6 +5,7 @@
 
 use serde::Deserialize;
 use std::collections::HashMap;
+use store::content::{MediaId, NewsId};
 
 /// A string field the app reads as "" when it is missing or null (`model.ts` `toText`).
 fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -19,7 +20,7 @@ pub const AUDIO: i64 = 4;
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Item {
-    pub news_id: i64,
+    pub news_id: NewsId,
     #[serde(deserialize_with = "null_as_empty")]
     pub title: String,
     #[serde(deserialize_with = "null_as_empty")]
@@ -51,7 +52,7 @@ pub struct Item {
     pub category_id: String,
     pub tags: Vec<String>,
     pub area_list: Vec<Area>,
-    pub media_id: i64,
+    pub media_id: MediaId,
     #[serde(deserialize_with = "null_as_empty")]
     pub media_name: String,
     #[serde(deserialize_with = "null_as_empty")]
@@ -122,7 +123,7 @@ impl std::fmt::Display for AreaId {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Media {
-    pub media_id: i64,
+    pub media_id: MediaId,
     pub name: String,
     pub icon_url: String,
 }
@@ -199,7 +200,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             (item.news_id, item.kind, item.main_image(), item.thumbnail()),
-            (3, VIDEO, "/i.jpg", "/i.jpg")
+            (NewsId(3), VIDEO, "/i.jpg", "/i.jpg")
         );
         assert_eq!(item.area_list[0].id.to_string(), "6094817");
         assert_eq!(item.area_list[1].id.to_string(), "ON");
