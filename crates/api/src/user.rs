@@ -13,6 +13,9 @@ use serde::{Deserialize, Serialize};
 use store::{GuestSessionRequest, LocationUpdate, NewGuest, UserId};
 use utoipa::ToSchema;
 
+/// How often a reader's `last_time` is written (D251).
+pub const LAST_SEEN_EVERY_MS: i64 = 60_000;
+
 /// SPEC §3.13 login result: user and token.
 #[derive(Serialize, ToSchema)]
 pub struct UserAndToken {
@@ -117,7 +120,11 @@ pub async fn init(State(state): State<AppState>, call: Signed<InitRequest>) -> R
 pub async fn info(State(state): State<AppState>, call: Signed<Empty>) -> Result<Response, ApiError> {
     let now = now_ms();
     let session = require_session(&state, call.token.as_deref(), now).await?;
-    state.store.touch_user(UserId(session.user.id), now).await?;
+    // `last_time` says when the reader was last seen, to the minute: writing it on every
+    // call would make each read a write, one at a time through SQLite's writer (D251).
+    if now.saturating_sub(session.user.last_time) >= LAST_SEEN_EVERY_MS {
+        state.store.touch_user(UserId(session.user.id), now).await?;
+    }
     let mut user = session.user;
     user.last_time = now;
     Ok(ok(user))

@@ -35,6 +35,7 @@ mod accounts;
 mod content;
 mod content_write;
 mod guest_writer;
+mod session_cache;
 
 use guest_writer::GuestWriter;
 use std::path::{Path, PathBuf};
@@ -51,6 +52,7 @@ pub struct SqliteStore {
     reader: SqlitePool,
     writer: SqlitePool,
     guests: GuestWriter,
+    sessions: session_cache::SessionCache,
     content_reader: SqlitePool,
     content: content_write::ContentWriter,
     generation: Arc<store::content::Generation>,
@@ -160,6 +162,7 @@ impl SqliteStore {
             reader,
             writer,
             guests,
+            sessions: Default::default(),
             content_reader,
             content: content_writer,
             generation,
@@ -328,6 +331,10 @@ impl Store for SqliteStore {
     }
 
     async fn session_user(&self, key: &SessionKey) -> Result<Option<SessionUser>> {
+        if let Some(hit) = self.sessions.get(key.id, &key.verifier_hash) {
+            return Ok(Some(hit));
+        }
+        let generation = self.sessions.generation();
         self.guests.session_settled(key.id).await;
         let sql = concat!(
             "SELECT ",
@@ -340,18 +347,24 @@ impl Store for SqliteStore {
             .fetch_optional(&self.reader)
             .await
             .map_err(db)?;
-        row.map(|row| {
-            Ok(SessionUser {
-                user: user_from_row(&row)?,
-                device_id: row.try_get("device_id")?,
-                expires_at_ms: row.try_get("expires_at")?,
+        let found = row
+            .map(|row| {
+                Ok(SessionUser {
+                    user: user_from_row(&row)?,
+                    device_id: row.try_get("device_id")?,
+                    expires_at_ms: row.try_get("expires_at")?,
+                })
             })
-        })
-        .transpose()
-        .map_err(db)
+            .transpose()
+            .map_err(db)?;
+        if let Some(session) = &found {
+            self.sessions.put(generation, key.id, &key.verifier_hash, session);
+        }
+        Ok(found)
     }
 
     async fn touch_user(&self, id: UserId, now_ms: i64) -> Result<()> {
+        let _forget = self.sessions.forget_after();
         self.guests.user_settled(id.0).await;
         sqlx::query("UPDATE users SET last_time = ? WHERE id = ?")
             .bind(now_ms)
@@ -363,6 +376,7 @@ impl Store for SqliteStore {
     }
 
     async fn end_session(&self, key: &SessionKey) -> Result<bool> {
+        let _forget = self.sessions.forget_after();
         self.guests.session_settled(key.id).await;
         let done = sqlx::query("DELETE FROM sessions WHERE id = ? AND verifier_hash = ?")
             .bind(key.id)
@@ -384,6 +398,7 @@ impl Store for SqliteStore {
     }
 
     async fn update_location(&self, id: UserId, u: &LocationUpdate, now_ms: i64) -> Result<Option<UserServer>> {
+        let _forget = self.sessions.forget_after();
         self.guests.user_settled(id.0).await;
         let mut tx = self.writer.begin().await.map_err(db)?;
         let done = sqlx::query(
@@ -435,6 +450,7 @@ impl Store for SqliteStore {
     }
 
     async fn sign_in(&self, req: &SignIn) -> Result<SignInOutcome> {
+        let _forget = self.sessions.forget_after();
         accounts::sign_in(self, req).await
     }
 
@@ -447,10 +463,12 @@ impl Store for SqliteStore {
     }
 
     async fn end_session_of(&self, user: UserId, session_id: i64) -> Result<bool> {
+        let _forget = self.sessions.forget_after();
         accounts::end_session_of(self, user, session_id).await
     }
 
     async fn end_other_sessions(&self, user: UserId, keep: i64) -> Result<u64> {
+        let _forget = self.sessions.forget_after();
         accounts::end_other_sessions(self, user, keep).await
     }
 
@@ -463,6 +481,7 @@ impl Store for SqliteStore {
     }
 
     async fn delete_user(&self, user: UserId) -> Result<bool> {
+        let _forget = self.sessions.forget_after();
         accounts::delete_user(self, user).await
     }
 
