@@ -5,6 +5,7 @@ export * from './config';
 export { createSession, newDeviceId, type Session, type SessionDeps } from './session';
 export const userQueryKey = ['user'] as const;
 export { SignInDialog } from './components/SignInDialog';
+export { AccountSection } from './components/AccountSection';
 export {
   accountQueryKey,
   sessionsQueryKey,
