@@ -22,7 +22,7 @@ import {
 import { appConfigKey, fetchAppConfig } from '../config';
 import { signInFailureText, useSignInWindow } from '../hooks/useSignInWindow';
 import { PROVIDER_NAMES, SIGN_IN_PROVIDERS, type SignInOutcome } from '../signInWindow';
-import { PROVIDER_ICONS } from './SignInDialog';
+import { PROVIDER_ICONS } from './providerIcons';
 
 function useDate() {
   const { i18n } = useTranslation();
