@@ -108,6 +108,23 @@ describe('sign-in dialog', () => {
     expect(within(dialog).getByRole('button', { name: /Facebook/ })).toBeDisabled();
   });
 
+  it('a config that fails to load leaves the buttons disabled and says something went wrong', async () => {
+    renderApp('/latest', {
+      routes: {
+        'GET /api/app/config': () => ({
+          status: 500,
+          body: { code: 500, data: null, message: 'Server Error' },
+        }),
+      },
+    });
+    const dialog = await openHeaderSignIn();
+    expect(
+      await within(dialog).findByText('Something went wrong on our side. Try again.'),
+    ).toBeVisible();
+    expect(within(dialog).getByRole('button', { name: /Google/ })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: /Facebook/ })).toBeDisabled();
+  });
+
   it('success message: the user is refetched, the dialog closes, the redirect is followed', async () => {
     const popup = fakePopup();
     const open = stubOpen(popup);

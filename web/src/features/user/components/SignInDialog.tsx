@@ -115,6 +115,7 @@ export function SignInDialog({
 
   let note: string | null = null;
   if (config.isPending) note = t('Web_Loading');
+  else if (config.isError) note = t('SignIn_ServerError');
   else if (off.length === SIGN_IN_PROVIDERS.length) note = t('Login_Unavailable');
 
   return (
