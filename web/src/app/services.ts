@@ -20,7 +20,9 @@ import {
 import { emitPopup } from '../features/popup';
 import { prepareLocale } from '../i18n';
 import {
+  accountQueryKey,
   appConfigKey,
+  closeSignInWindow,
   createSession,
   fetchAppConfig,
   userQueryKey,
@@ -105,6 +107,12 @@ export function createServices(options: ServicesOptions): Services {
     getUser: () => queryClient.getQueryData<User>(userQueryKey) ?? undefined,
     setUser: (user) => queryClient.setQueryData(userQueryKey, user),
     getConfig,
+    // §4.5: the provider's own session is not ours to end; what is ours is a sign-in
+    // window still open and its wait, and the old account's cached pages.
+    socialSignOut: async () => {
+      closeSignInWindow();
+      queryClient.removeQueries({ queryKey: accountQueryKey });
+    },
   });
 
   const buildId = options.buildId ?? readBuildId(options.payload);

@@ -1,14 +1,17 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Suspense } from 'react';
+import { Suspense, useCallback, useState } from 'react';
 import {
   CityPickerDialog,
   closeCityPicker,
+  isGuest,
   openCityPicker,
   readerCityLabel,
+  SignInDialog,
   useCityPickerOpen,
+  type User,
 } from '../../features/user';
-import { localizePath } from '../../lib/locale';
+import { localizePath, type Locale } from '../../lib/locale';
 import { useRouteHandle, useServices, useUser } from '../context';
 import { LocaleSwitcher } from './LocaleSwitcher';
 import { Logo } from './Logo';
@@ -22,6 +25,46 @@ function useCityLabel(): string | null {
     adminCode: settings.get('adminCode'),
   });
   return label || null;
+}
+
+/**
+ * Who is reading: a guest gets a "Sign in" button that opens the dialog where they are (the
+ * page stays put); a signed-in reader their photo (or initial) and name, linking to /user.
+ * Nothing while the user is not known yet, as the server's first screen.
+ */
+function HeaderAccount({ user, locale }: { user: User | null; locale: Locale }) {
+  const { t } = useTranslation();
+  const [signingIn, setSigningIn] = useState(false);
+  const closeSignIn = useCallback(() => setSigningIn(false), []);
+  if (!user) return null;
+  if (isGuest(user)) {
+    return (
+      <>
+        <button
+          type="button"
+          className="button site-header__sign-in"
+          aria-haspopup="dialog"
+          onClick={() => setSigningIn(true)}
+        >
+          {t('Header_SignIn')}
+        </button>
+        {signingIn && <SignInDialog redirect={null} onClose={closeSignIn} />}
+      </>
+    );
+  }
+  const name = user.name || user.email || t('Header_Account');
+  return (
+    <Link className="site-header__account" to={localizePath(locale, '/user')}>
+      {user.photo ? (
+        <img className="site-header__photo" src={user.photo} alt="" width={28} height={28} />
+      ) : (
+        <span className="site-header__photo site-header__photo--initial" aria-hidden="true">
+          {name.slice(0, 1).toUpperCase()}
+        </span>
+      )}
+      <span className="site-header__name">{name}</span>
+    </Link>
+  );
 }
 
 export function Header() {
@@ -68,6 +111,7 @@ export function Header() {
         </Suspense>
       )}
       <LocaleSwitcher />
+      <HeaderAccount user={user} locale={locale} />
     </header>
   );
 }

@@ -5,6 +5,23 @@ export * from './config';
 export { createSession, newDeviceId, type Session, type SessionDeps } from './session';
 export const userQueryKey = ['user'] as const;
 export { SignInDialog } from './components/SignInDialog';
+export { AccountSection } from './components/AccountSection';
+export {
+  accountQueryKey,
+  sessionsQueryKey,
+  MY_DATA_FILE_NAME,
+  type AccountInfo,
+  type ActiveSession,
+  type LinkedIdentity,
+} from './account';
+export {
+  closeSignInWindow,
+  isSigningIn,
+  signInUrl,
+  PROVIDER_NAMES,
+  SIGN_IN_PROVIDERS,
+  type SignInProvider,
+} from './signInWindow';
 export {
   normalizeGeoCity,
   toCityInfo,

@@ -327,3 +327,41 @@ describe('§4.5 logout', () => {
     expect(signOut).toHaveBeenCalledOnce();
   });
 });
+
+describe('account deletion', () => {
+  it('delete sends the confirmation word, saves the new guest and ignores social sign-out failure', async () => {
+    const signOut = vi.fn(async () => {
+      throw new Error('no window to close');
+    });
+    const { session, server, settings, user } = setup(
+      {
+        'POST /api/user/delete': () =>
+          envelope({ user: { ...guestUser, id: 100 }, token: 'tok-fresh-guest' }),
+      },
+      { deviceId: 'd', token: 'tok-google' },
+      signOut,
+    );
+    await expect(session.deleteAccount()).resolves.toMatchObject({ id: 100, account_type: 0 });
+    expect(server.requests.map((r) => [r.path, r.body])).toEqual([
+      ['/api/user/delete', { confirm: 'delete' }],
+    ]);
+    expect(server.requests[0].headers.token).toBe('tok-google');
+    expect(settings.get('token')).toBe('tok-fresh-guest');
+    expect(user()?.id).toBe(100);
+    expect(signOut).toHaveBeenCalledOnce();
+  });
+
+  it('a refused delete keeps the account and its token', async () => {
+    const { session, settings } = setup(
+      {
+        'POST /api/user/delete': () => ({
+          status: 403,
+          body: { code: 403, data: null, message: 'Forbidden' },
+        }),
+      },
+      { deviceId: 'd', token: 'tok-google' },
+    );
+    await expect(session.deleteAccount()).rejects.toThrow();
+    expect(settings.get('token')).toBe('tok-google');
+  });
+});

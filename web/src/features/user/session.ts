@@ -28,7 +28,7 @@ export interface SessionDeps {
   getConfig: () => Promise<AppConfig>;
   /** Where errors are logged; console by default. */
   log?: (message: string, error?: unknown) => void;
-  /** Social sign-out (later issue); its failure is ignored (§4.5, §8.11). */
+  /** Social sign-out: closes any sign-in window; its failure is ignored (§4.5, §8.11). */
   socialSignOut?: () => Promise<void>;
 }
 
@@ -204,7 +204,32 @@ export function createSession(deps: SessionDeps) {
     return user;
   }
 
-  return { init, startup, fetchUserInfo, setCity, changeCountry, applyLocaleCode, logout };
+  /**
+   * Deletes the signed-in reader's account and everything stored about them; the server
+   * answers a new guest session, saved as logout saves it.
+   */
+  async function deleteAccount(): Promise<User> {
+    const result = await api.post<LoginResult>('/user/delete', { confirm: 'delete' });
+    const user = normalizeUser(result.user);
+    saveUser(user, result.token);
+    try {
+      await deps.socialSignOut?.();
+    } catch {
+      // As for logout (§8.11): the account is gone either way.
+    }
+    return user;
+  }
+
+  return {
+    init,
+    startup,
+    fetchUserInfo,
+    setCity,
+    changeCountry,
+    applyLocaleCode,
+    logout,
+    deleteAccount,
+  };
 }
 
 export type Session = ReturnType<typeof createSession>;

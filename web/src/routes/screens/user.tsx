@@ -1,8 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useRouteHandle, useServices, useUser } from '../../app/context';
 import { Screen, Section } from '../../components/Screen';
 import { usePopup } from '../../features/popup';
+import { AccountSection, isGuest } from '../../features/user';
 import { isApiError } from '../../lib/api';
 import { localizePath } from '../../lib/locale';
 import { formatVisit } from '../../lib/settings';
@@ -23,6 +24,7 @@ export default function UserCenter() {
   const { locale } = useRouteHandle();
   const navigate = useNavigate();
   const popup = usePopup();
+  const location = useLocation();
   const lastVisit = formatVisit(services.previousVisit);
 
   async function logout() {
@@ -35,6 +37,11 @@ export default function UserCenter() {
         kind: 'error',
       });
     }
+  }
+
+  function deleted() {
+    navigate(localizePath(locale, '/'));
+    popup.show({ text: t('Account_Deleted'), kind: 'success' });
   }
 
   return (
@@ -67,6 +74,10 @@ export default function UserCenter() {
           ))}
         </ul>
       </Section>
+      {/* Only for an account: after logout or delete this page shows a guest until it leaves. */}
+      {!isGuest(user) && (
+        <AccountSection returnTo={location.pathname + location.search} onDeleted={deleted} />
+      )}
     </Screen>
   );
 }

@@ -1,9 +1,39 @@
-import { useEffect, useId, useRef } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { useServices } from '../../../app/context';
+import { usePopup } from '../../popup';
+import { PROVIDER_ICONS } from './providerIcons';
+import { appConfigKey, fetchAppConfig } from '../config';
+import { signInFailureText, useSignInWindow } from '../hooks/useSignInWindow';
+import { isGuest } from '../model';
+import {
+  isOwnPath,
+  PROVIDER_NAMES,
+  SIGN_IN_PROVIDERS,
+  type SignInOutcome,
+  type SignInProvider,
+} from '../signInWindow';
+
+const PROVIDER_LABEL_KEYS: Record<SignInProvider, string> = {
+  google: 'Login_Google',
+  facebook: 'Login_Facebook',
+};
+
+/** The page the reader is on, without the dialog's own `login` and `redirect` parameters. */
+function currentPath(pathname: string, search: string, hash: string): string {
+  const params = new URLSearchParams(search);
+  params.delete('login');
+  params.delete('redirect');
+  const query = params.toString();
+  return pathname + (query ? `?${query}` : '') + hash;
+}
 
 /**
- * D8 sign-in dialog, opened on home by `?login=1`. Google and Facebook sign-in are a
- * later issue: the dialog says so instead of pretending.
+ * D8 sign-in dialog: opened on home by `?login=1` (the /user guard sends guests there with
+ * a `redirect`) and in place from the header. Each provider the server is set up for
+ * signs in by popup (issue 17); a provider that is off says so and its button is disabled.
  */
 export function SignInDialog({
   redirect,
@@ -13,9 +43,59 @@ export function SignInDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const services = useServices();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const popup = usePopup();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const noteId = useId();
+  const [failure, setFailure] = useState<string | null>(null);
+  const target = isOwnPath(redirect) ? redirect : null;
+
+  const config = useQuery({
+    queryKey: appConfigKey,
+    queryFn: () => fetchAppConfig(services.api),
+    staleTime: Infinity,
+  });
+  const enabled: Record<SignInProvider, boolean> = {
+    google: config.data?.sign_in?.google === true,
+    facebook: config.data?.sign_in?.facebook === true,
+  };
+  const off = SIGN_IN_PROVIDERS.filter((provider) => !enabled[provider]);
+
+  async function onOutcome(outcome: SignInOutcome, provider: SignInProvider) {
+    if (outcome.kind === 'message' && !outcome.message.ok) {
+      setFailure(signInFailureText(t, outcome.message, provider));
+      return;
+    }
+    // A success message, or a window closed without one (its message may have been cut
+    // off): the server's cookie is the truth, so ask who the reader is now.
+    try {
+      const user = await services.session.fetchUserInfo();
+      if (isGuest(user)) {
+        if (outcome.kind === 'message') setFailure(t('SignIn_SessionGone'));
+        return;
+      }
+      popup.show({
+        text: t('SignIn_Welcome', { name: user.name || PROVIDER_NAMES[provider] }),
+        kind: 'success',
+      });
+      if (target) navigate(target, { replace: true });
+      else onClose();
+    } catch {
+      setFailure(t('SignIn_ServerError'));
+    }
+  }
+
+  const { status, start } = useSignInWindow(onOutcome);
+
+  function begin(provider: SignInProvider) {
+    setFailure(null);
+    start(provider, {
+      returnTo: target ?? currentPath(location.pathname, location.search, location.hash),
+    });
+  }
 
   useEffect(() => {
     const dialog = ref.current;
@@ -33,35 +113,61 @@ export function SignInDialog({
     };
   }, [onClose]);
 
+  let note: string | null = null;
+  if (config.isPending) note = t('Web_Loading');
+  else if (config.isError) note = t('SignIn_ServerError');
+  else if (off.length === SIGN_IN_PROVIDERS.length) note = t('Login_Unavailable');
+
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId} aria-describedby={noteId}>
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      aria-describedby={note ? noteId : undefined}
+    >
       <h2 id={titleId} className="dialog__title">
         {t('Login_Title')}
       </h2>
-      {redirect && <p>{t('Login_Required')}</p>}
+      {target && <p>{t('Login_Required')}</p>}
       <div className="dialog__providers">
-        <button type="button" className="button provider" disabled aria-describedby={noteId}>
-          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-            <path
-              fill="currentColor"
-              d="M21.6 12.2c0-.7-.1-1.4-.2-2H12v3.8h5.4a4.6 4.6 0 0 1-2 3v2.5h3.2c1.9-1.7 3-4.3 3-7.3ZM12 22c2.7 0 5-.9 6.6-2.4l-3.2-2.5c-.9.6-2 1-3.4 1-2.6 0-4.8-1.8-5.6-4.1H3.1v2.6A10 10 0 0 0 12 22Zm-5.6-8c-.2-.6-.3-1.3-.3-2s.1-1.4.3-2V7.4H3.1a10 10 0 0 0 0 9.2L6.4 14ZM12 5.9c1.5 0 2.8.5 3.8 1.5l2.9-2.9A10 10 0 0 0 3.1 7.4L6.4 10c.8-2.3 3-4.1 5.6-4.1Z"
-            />
-          </svg>
-          {t('Login_Google')}
-        </button>
-        <button type="button" className="button provider" disabled aria-describedby={noteId}>
-          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-            <path
-              fill="currentColor"
-              d="M22 12a10 10 0 1 0-11.6 9.9v-7H7.9V12h2.5V9.8c0-2.5 1.5-3.9 3.8-3.9 1.1 0 2.2.2 2.2.2v2.5h-1.3c-1.2 0-1.6.8-1.6 1.6V12h2.8l-.4 2.9h-2.3v7A10 10 0 0 0 22 12Z"
-            />
-          </svg>
-          {t('Login_Facebook')}
-        </button>
+        {SIGN_IN_PROVIDERS.map((provider) => {
+          const offNoteId = `${noteId}-${provider}`;
+          const ownNote = !enabled[provider] && !note;
+          return (
+            <div key={provider} className="dialog__provider">
+              <button
+                type="button"
+                className="button provider"
+                disabled={!enabled[provider]}
+                aria-describedby={enabled[provider] ? undefined : ownNote ? offNoteId : noteId}
+                onClick={() => begin(provider)}
+              >
+                {PROVIDER_ICONS[provider]}
+                {t(PROVIDER_LABEL_KEYS[provider])}
+              </button>
+              {ownNote && (
+                <p id={offNoteId} className="dialog__note">
+                  {t('SignIn_NotConfigured', { provider: PROVIDER_NAMES[provider] })}
+                </p>
+              )}
+            </div>
+          );
+        })}
       </div>
-      <p id={noteId} className="dialog__note">
-        {t('Login_Unavailable')}
-      </p>
+      {note && (
+        <p id={noteId} className="dialog__note">
+          {note}
+        </p>
+      )}
+      <div role="status" className="dialog__status">
+        {status.kind === 'waiting' && t('SignIn_Waiting')}
+        {status.kind === 'leaving' && t('SignIn_PopupBlocked')}
+      </div>
+      {failure && (
+        <p role="alert" className="dialog__error">
+          {failure}
+        </p>
+      )}
       <div className="dialog__actions">
         <button type="button" className="button button--primary" onClick={onClose}>
           {t('Web_Close')}
