@@ -123,7 +123,10 @@ describe('Signing in with Google and Facebook', { skip }, () => {
         dialog.getByRole('button', { name: 'Continue with Google' }).click(),
       ]);
       await popup.waitForEvent('close', { timeout: 15_000 }).catch(() => undefined);
-      await page.getByRole('banner').getByRole('link', { name: /Ada Lovelace/ }).waitFor();
+      await page
+        .getByRole('banner')
+        .getByRole('link', { name: /Ada Lovelace/ })
+        .waitFor();
       await page.getByRole('button', { name: /^Your city: Denver, CO/ }).waitFor();
       assert.equal(new URL(page.url()).pathname, '/', 'the reader stays where they were');
       const account = await apiUser(context, server.url);
@@ -138,10 +141,16 @@ describe('Signing in with Google and Facebook', { skip }, () => {
       assert.equal(old.status, 401, 'the guest session ended');
 
       // /user is open to the account: its providers and sessions are listed.
-      await page.getByRole('banner').getByRole('link', { name: /Ada Lovelace/ }).click();
+      await page
+        .getByRole('banner')
+        .getByRole('link', { name: /Ada Lovelace/ })
+        .click();
       await page.waitForURL(`${server.url}/user`);
       const providers = page.getByRole('region', { name: 'Sign-in accounts' });
-      await providers.getByText(/Google/).first().waitFor();
+      await providers
+        .getByText(/Google/)
+        .first()
+        .waitFor();
       await page.getByRole('region', { name: 'Where you are signed in' }).waitFor();
       await page.screenshot({ path: join(screenshotDir, 'account-page.png'), fullPage: true });
 
