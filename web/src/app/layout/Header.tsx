@@ -42,11 +42,17 @@ function HeaderAccount({ user, locale }: { user: User | null; locale: Locale }) 
       <>
         <button
           type="button"
-          className="button site-header__sign-in"
+          className="site-header__sign-in"
           aria-haspopup="dialog"
           onClick={() => setSigningIn(true)}
         >
-          {t('Header_SignIn')}
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+            <path
+              fill="currentColor"
+              d="M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9Zm0 2c-4.4 0-8 2.2-8 5v2h16v-2c0-2.8-3.6-5-8-5Z"
+            />
+          </svg>
+          <span className="visually-hidden">{t('Header_SignIn')}</span>
         </button>
         {signingIn && <SignInDialog redirect={null} onClose={closeSignIn} />}
       </>
@@ -56,13 +62,13 @@ function HeaderAccount({ user, locale }: { user: User | null; locale: Locale }) 
   return (
     <Link className="site-header__account" to={localizePath(locale, '/user')}>
       {user.photo ? (
-        <img className="site-header__photo" src={user.photo} alt="" width={28} height={28} />
+        <img className="site-header__photo" src={user.photo} alt="" width={32} height={32} />
       ) : (
         <span className="site-header__photo site-header__photo--initial" aria-hidden="true">
           {name.slice(0, 1).toUpperCase()}
         </span>
       )}
-      <span className="site-header__name">{name}</span>
+      <span className="visually-hidden">{name}</span>
     </Link>
   );
 }
@@ -111,7 +117,10 @@ export function Header() {
         </Suspense>
       )}
       <LocaleSwitcher />
-      <HeaderAccount user={user} locale={locale} />
+      {/* Always there and always one size: filling it moves nothing (D156, D252). */}
+      <div className="site-header__account-slot">
+        <HeaderAccount user={user} locale={locale} />
+      </div>
     </header>
   );
 }

@@ -97,7 +97,9 @@ fn header(w: &mut Writer) {
     .text(change)
     .raw(")</span></button></p>");
     locale_switcher(w);
-    w.raw("</header>");
+    // The reader's slot (sign in, or their photo): empty until the app knows who reads,
+    // and always this size, so filling it moves nothing (D156, D252).
+    w.raw(r#"<div class="site-header__account-slot"></div></header>"#);
 }
 
 // Mirrors web/src/app/layout/LocaleSwitcher.tsx (LocaleSwitcher)
