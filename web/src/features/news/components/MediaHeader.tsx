@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { emitPopup } from '../../popup';
+import { watchMailClient } from '../../../lib/mailClient';
 import { hostOf } from '../format';
 import type { MediaSource } from '../model';
 
@@ -38,7 +40,23 @@ export function MediaHeader({ media }: { media: MediaSource }) {
           {contact && (
             <li>
               {t('Media_Contact')}:{' '}
-              {contactHref ? <a href={contactHref}>{contact}</a> : <span>{contact}</span>}
+              {contactHref ? (
+                <a
+                  href={contactHref}
+                  onClick={
+                    contactHref.startsWith('mailto:')
+                      ? () =>
+                          watchMailClient(() =>
+                            emitPopup({ text: t('Web_EmailClientMissing'), kind: 'error' }),
+                          )
+                      : undefined
+                  }
+                >
+                  {contact}
+                </a>
+              ) : (
+                <span>{contact}</span>
+              )}
             </li>
           )}
           {media.item_count > 0 && <li>{t('Media_Stories', { count: media.item_count })}</li>}
