@@ -36,6 +36,7 @@ mod content;
 mod content_write;
 mod guest_writer;
 mod session_cache;
+mod things;
 
 use guest_writer::GuestWriter;
 use std::path::{Path, PathBuf};

@@ -273,6 +273,18 @@ macro_rules! store_contract_tests {
             every_user_table_is_registered,
             sign_in_flows_are_taken_once_and_expire,
         );
+        $crate::store_contract_tests!(@things $make;
+            saving_twice_is_one_save_and_unsaving_is_idempotent,
+            saved_stories_page_newest_first_without_gaps_or_repeats,
+            one_reaction_per_story_changing_it_replaces_it_and_counts_are_per_reaction,
+            history_keeps_a_story_once_per_day_and_removes_one_or_all,
+            follows_and_blocks_are_idempotent_and_listed_with_their_times,
+            topics_and_mutes_are_idempotent_trimmed_and_listed,
+            limits_refuse_past_the_maximum,
+            home_channel_order_is_replaced_and_read_back,
+            a_guests_things_merge_into_the_account_on_sign_in_without_duplicates,
+            deleting_an_account_removes_its_things_and_download_lists_them,
+        );
         $crate::store_contract_tests!(@content $make;
             import_adds_publishers_and_feeds_and_skips_known_urls,
             same_identity_is_stored_once_and_updated_in_place,
@@ -299,6 +311,16 @@ macro_rules! store_contract_tests {
             async fn $name() {
                 if let Some(store) = $make.await {
                     $crate::contract_accounts::$name(&store).await;
+                }
+            }
+        )*
+    };
+    (@things $make:expr; $($name:ident),* $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $name() {
+                if let Some(store) = $make.await {
+                    $crate::contract_things::$name(&store).await;
                 }
             }
         )*

@@ -6,6 +6,8 @@ pub mod content;
 pub mod contract;
 pub mod contract_accounts;
 pub mod contract_content;
+pub mod contract_things;
+pub mod things;
 pub mod user_data;
 
 pub use accounts::{
@@ -13,6 +15,7 @@ pub use accounts::{
     SignInRefusal, UserExport,
 };
 pub use content::ContentStore;
+pub use things::ReaderThings;
 
 use async_trait::async_trait;
 use domain::user::UserServer;
@@ -115,8 +118,9 @@ pub struct LocationUpdate {
 }
 
 #[async_trait]
-/// Identity and settings; content is in [`ContentStore`], which every store also is.
-pub trait Store: ContentStore + Send + Sync + 'static {
+/// Identity and settings; content is in [`ContentStore`] and the reader's own things in
+/// [`ReaderThings`], which every store also is.
+pub trait Store: ContentStore + ReaderThings + Send + Sync + 'static {
     fn engine(&self) -> Engine;
 
     /// A cheap round trip to the database, for `/healthz`.

@@ -12,11 +12,48 @@ pub struct UserTable {
     /// The columns that, beside `user_id`, make a row unique (what a second device's
     /// guest may also have: the same saved story, the same followed publisher). When a
     /// guest's row and the account's row share them, the account's is kept (D250).
+    /// Empty: the table holds one list per user (an order), and an account that has a
+    /// list keeps it whole; the guest's moves only when the account has none (D260).
     pub key: &'static [&'static str],
 }
 
 /// The reader's things, added by the features that store them (issues 18 and 19).
-pub const USER_TABLES: &[UserTable] = &[];
+/// Merging goes in this order, and download lists them in it.
+pub const USER_TABLES: &[UserTable] = &[
+    UserTable {
+        table: "saved_news",
+        key: &["news_id"],
+    },
+    // One reaction per reader per story: on a clash the account's own reaction wins.
+    UserTable {
+        table: "reactions",
+        key: &["news_id"],
+    },
+    UserTable {
+        table: "read_history",
+        key: &["news_id", "day"],
+    },
+    UserTable {
+        table: "followed_media",
+        key: &["media_id"],
+    },
+    UserTable {
+        table: "blocked_media",
+        key: &["media_id"],
+    },
+    UserTable {
+        table: "followed_topics",
+        key: &["kind", "value"],
+    },
+    UserTable {
+        table: "home_channels",
+        key: &[],
+    },
+    UserTable {
+        table: "mutes",
+        key: &["kind", "value"],
+    },
+];
 
 /// Tables with a `user_id` that signing in handles itself rather than merging: the device
 /// → guest map, sessions (the guest's end) and provider identities (a guest has none).
@@ -76,6 +113,19 @@ mod tests {
         assert_eq!(
             numbered_placeholders(&move_rest),
             "UPDATE saved SET user_id = $1 WHERE user_id = $2"
+        );
+    }
+
+    #[test]
+    fn a_table_without_a_key_keeps_the_accounts_list_whole() {
+        let t = UserTable {
+            table: "home_channels",
+            key: &[],
+        };
+        let [drop, _] = merge_statements(&t);
+        assert_eq!(
+            drop,
+            "DELETE FROM home_channels WHERE user_id = ? AND EXISTS (SELECT 1 FROM home_channels a WHERE a.user_id = ?)"
         );
     }
 
