@@ -18,6 +18,7 @@ pub mod openapi;
 pub mod pages;
 pub mod rate_limit;
 pub mod read_cache;
+pub mod reader;
 pub mod security;
 pub mod session;
 pub mod signed;
@@ -53,6 +54,22 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(account::revoke))
         .routes(routes!(account::export))
         .routes(routes!(account::delete))
+        .routes(routes!(reader::saved::collect))
+        .routes(routes!(reader::saved::uncollect))
+        .routes(routes!(reader::saved::collect_list))
+        .routes(routes!(reader::history::read))
+        .routes(routes!(reader::history::read_list))
+        .routes(routes!(reader::history::read_remove))
+        .routes(routes!(reader::history::read_clear))
+        .routes(routes!(reader::reactions::react))
+        .routes(routes!(reader::reactions::reactions))
+        .routes(routes!(reader::reactions::reaction_list))
+        .routes(routes!(reader::publishers::follow))
+        .routes(routes!(reader::publishers::unfollow))
+        .routes(routes!(reader::publishers::follow_list))
+        .routes(routes!(reader::publishers::block))
+        .routes(routes!(reader::publishers::unblock))
+        .routes(routes!(reader::publishers::block_list))
         .routes(routes!(app_config::config))
         .routes(routes!(app_config::countries))
         .routes(routes!(geo_api::search))

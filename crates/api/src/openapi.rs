@@ -16,6 +16,7 @@ pub use crate::signed::SignedHeaders;
         `edata` instead (schema EncryptedAnswer)."),
     components(schemas(EncryptedAnswer)),
     tags((name = "user", description = "Guest identity, sessions, location"),
+        (name = "reader", description = "The reader's own things: saved stories, history, reactions, followed and blocked publishers (guests too)"),
         (name = "app", description = "Start-up configuration"),
         (name = "geo", description = "Countries and cities"),
         (name = "news", description = "News feeds, items, publishers and categories (public, cacheable)"),

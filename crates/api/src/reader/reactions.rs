@@ -1,0 +1,126 @@
+//! Reactions (issue 18, SPEC §7.7): one per reader per story from a fixed set
+//! (`domain::reactions`), counts per story, the reader's list.
+
+use super::{AltNews, NewsRef, PageParams, alt_news, known_news, next_token, page, reader};
+use crate::envelope::{ApiError, ok};
+use crate::signed::Signed;
+use crate::state::{AppState, now_ms};
+use axum::extract::State;
+use axum::response::Response;
+use domain::ids::NewsId;
+use domain::reactions::Reaction;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+
+#[derive(Deserialize, ToSchema)]
+pub struct ReactRequest {
+    #[schema(value_type = i64)]
+    pub news_id: NewsId,
+    /// like, love, insightful, funny, sad or angry; null removes the reader's reaction.
+    #[serde(default)]
+    pub reaction: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ReactionSummary {
+    /// The reader's reaction, or null.
+    pub mine: Option<String>,
+    /// Readers per reaction (only reactions someone gave).
+    pub counts: BTreeMap<String, u64>,
+    /// All reactions together (what `like_count` shows).
+    pub total: u64,
+}
+
+async fn summary(state: &AppState, user: store::UserId, news: NewsId) -> Result<ReactionSummary, ApiError> {
+    let counts = state
+        .store
+        .reaction_counts(&[news])
+        .await?
+        .remove(&news)
+        .unwrap_or_default();
+    let mine = state.store.my_reactions(user, &[news]).await?.remove(&news);
+    Ok(ReactionSummary {
+        mine: mine.map(|r| r.as_str().to_string()),
+        total: counts.total(),
+        counts: counts.given().map(|(r, n)| (r.as_str().to_string(), n)).collect(),
+    })
+}
+
+/// React to a story, change the reaction, or take it back (`reaction: null`).
+#[utoipa::path(post, path = "/api/ugc/react", tag = "reader", request_body = ReactRequest,
+    params(crate::openapi::SignedHeaders),
+    responses((status = 200, description = "Envelope with the story's reactions now", body = ReactionSummary),
+        (status = 400, description = "A reaction outside the set"),
+        (status = 404, description = "No such story")))]
+pub async fn react(State(state): State<AppState>, call: Signed<ReactRequest>) -> Result<Response, ApiError> {
+    let user = reader(&state, call.token.as_deref()).await?;
+    let reaction = match call.body.reaction.as_deref() {
+        None => None,
+        Some(name) => Some(Reaction::parse(name).ok_or_else(|| {
+            let names: Vec<_> = Reaction::ALL.iter().map(|r| r.as_str()).collect();
+            ApiError::BadRequest(format!(
+                "Field `reaction`: must be one of {} or null.",
+                names.join(", ")
+            ))
+        })?),
+    };
+    known_news(&state, call.body.news_id).await?;
+    state
+        .store
+        .set_reaction(user, call.body.news_id, reaction, now_ms())
+        .await?;
+    Ok(ok(summary(&state, user, call.body.news_id).await?))
+}
+
+/// A story's reactions and the reader's own (for the article page).
+#[utoipa::path(post, path = "/api/ugc/reactions", tag = "reader", request_body = NewsRef,
+    params(crate::openapi::SignedHeaders),
+    responses((status = 200, description = "Envelope with the story's reactions", body = ReactionSummary)))]
+pub async fn reactions(State(state): State<AppState>, call: Signed<NewsRef>) -> Result<Response, ApiError> {
+    let user = reader(&state, call.token.as_deref()).await?;
+    Ok(ok(summary(&state, user, call.body.news_id).await?))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ReactedNews {
+    #[serde(flatten)]
+    pub news: AltNews,
+    pub reaction: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ReactionList {
+    /// Newest first; `create_time` is when the reader reacted.
+    pub list: Vec<ReactedNews>,
+    /// Give it back as `page_no` for the next page; `""` on the last page (§7.7).
+    pub next_max_id: String,
+}
+
+/// The reader's reactions (§7.7).
+#[utoipa::path(post, path = "/api/ugc/reactionList", tag = "reader", request_body = PageParams,
+    params(crate::openapi::SignedHeaders),
+    responses((status = 200, description = "Envelope with `{list, next_max_id}`", body = ReactionList)))]
+pub async fn reaction_list(State(state): State<AppState>, call: Signed<PageParams>) -> Result<Response, ApiError> {
+    let user = reader(&state, call.token.as_deref()).await?;
+    let page = page(call.body.page_no.as_deref(), call.body.size)?;
+    let given = state.store.reactions_of(user, page).await?;
+    let entries: Vec<_> = given.items.iter().map(|r| (r.news_id, r.reacted_at_ms)).collect();
+    let reaction_of: std::collections::HashMap<_, _> = given.items.iter().map(|r| (r.news_id, r.reaction)).collect();
+    let list = alt_news(&state, &entries)
+        .await?
+        .into_iter()
+        .map(|news| ReactedNews {
+            reaction: reaction_of
+                .get(&news.news_id)
+                .map(|r| r.as_str())
+                .unwrap_or("like")
+                .to_string(),
+            news,
+        })
+        .collect();
+    Ok(ok(ReactionList {
+        list,
+        next_max_id: next_token(given.next),
+    }))
+}
