@@ -97,4 +97,5 @@ def main():
             f.write(f"{device}\t{token}\n")
 
 
-main()
+if __name__ == "__main__":
+    main()

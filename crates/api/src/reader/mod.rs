@@ -92,9 +92,17 @@ pub fn refused(outcome: Outcome) -> Result<bool, ApiError> {
     }
 }
 
-/// 404 unless the story exists.
+/// 404 unless the story exists. Read as a list row (no content): `news` would load the
+/// whole article to answer yes or no.
 pub async fn known_news(state: &AppState, id: NewsId) -> Result<(), ApiError> {
-    if id.0 <= 0 || state.store.news(id).await?.is_none() {
+    if id.0 <= 0 {
+        return Err(ApiError::NotFound);
+    }
+    let found = state
+        .store
+        .list_news(&Listing::Ids(vec![id]), &ListFilter::default(), None, 1)
+        .await?;
+    if found.is_empty() {
         return Err(ApiError::NotFound);
     }
     Ok(())
