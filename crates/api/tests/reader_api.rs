@@ -298,7 +298,142 @@ async fn spec_7_10_follows_and_blocks_are_idempotent_and_listed(app: &TestApp) {
     assert_eq!(body["data"]["list"].as_array().unwrap().len(), 1);
 }
 
+async fn topics_channels_and_mutes_are_validated_stored_and_listed(app: &TestApp) {
+    let (_, token) = reader(app, "dev-set").await;
+    let (status, body) = app
+        .call(
+            "dev-set",
+            "/user/topics/follow",
+            Some(&token),
+            json!({"kind": "category", "value": "sports"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    app.call(
+        "dev-set",
+        "/user/topics/follow",
+        Some(&token),
+        json!({"kind": "tag", "value": " Snow days "}),
+    )
+    .await;
+    let (_, body) = app.call("dev-set", "/user/topics/list", Some(&token), json!({})).await;
+    let values: Vec<_> = body["data"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["value"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(values.len(), 2);
+    assert!(values.contains(&"Snow days".to_string()), "trimmed: {values:?}");
+    for (payload, field) in [
+        (json!({"kind": "category", "value": "knitting"}), "value"),
+        (json!({"kind": "mood", "value": "x"}), "kind"),
+    ] {
+        let (status, body) = app.call("dev-set", "/user/topics/follow", Some(&token), payload).await;
+        assert_eq!(status, 400);
+        assert!(
+            body["message"].as_str().unwrap().contains(&format!("`{field}`")),
+            "{body}"
+        );
+    }
+
+    let (status, body) = app
+        .call(
+            "dev-set",
+            "/user/channels/set",
+            Some(&token),
+            json!({"channels": ["sports", "local", "top"]}),
+        )
+        .await;
+    assert_eq!(
+        (status, &body["data"]["channels"]),
+        (200, &json!(["sports", "local", "top"]))
+    );
+    let (status, _) = app
+        .call(
+            "dev-set",
+            "/user/channels/set",
+            Some(&token),
+            json!({"channels": ["sports", "casino"]}),
+        )
+        .await;
+    assert_eq!(status, 400, "unknown channel");
+    let (status, _) = app
+        .call(
+            "dev-set",
+            "/user/channels/set",
+            Some(&token),
+            json!({"channels": ["sports", "sports"]}),
+        )
+        .await;
+    assert_eq!(status, 400, "repeated channel");
+    let (_, body) = app
+        .call("dev-set", "/user/channels/list", Some(&token), json!({}))
+        .await;
+    assert_eq!(
+        body["data"]["channels"],
+        json!(["sports", "local", "top"]),
+        "unchanged by refused calls"
+    );
+
+    let (status, body) = app
+        .call(
+            "dev-set",
+            "/user/mutes/add",
+            Some(&token),
+            json!({"kind": "keyword", "value": "council"}),
+        )
+        .await;
+    assert_eq!((status, body["data"]["list"].as_array().unwrap().len()), (200, 1));
+    let (status, _) = app
+        .call(
+            "dev-set",
+            "/user/mutes/add",
+            Some(&token),
+            json!({"kind": "keyword", "value": "x".repeat(101)}),
+        )
+        .await;
+    assert_eq!(status, 400, "too long");
+    let (_, body) = app
+        .call(
+            "dev-set",
+            "/user/mutes/remove",
+            Some(&token),
+            json!({"kind": "keyword", "value": "council"}),
+        )
+        .await;
+    assert_eq!(body["data"]["list"], json!([]));
+}
+
+async fn a_mute_preview_counts_todays_stories_it_would_hide(app: &TestApp) {
+    let (_, token) = reader(app, "dev-preview").await;
+    let (status, body) = app
+        .call(
+            "dev-preview",
+            "/user/mutes/preview",
+            Some(&token),
+            json!({"kind": "keyword", "value": "zebra crossing"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["hidden_today"], 0);
+    let looked = body["data"]["looked_at"].as_u64().unwrap();
+    assert!(looked > 0, "the seed has stories from today");
+    let (_, body) = app
+        .call(
+            "dev-preview",
+            "/user/mutes/preview",
+            Some(&token),
+            json!({"kind": "keyword", "value": "council NOTES"}),
+        )
+        .await;
+    let hidden = body["data"]["hidden_today"].as_u64().unwrap();
+    assert!(hidden > 0 && hidden <= looked, "{body}");
+}
+
 engine_tests!(
+    topics_channels_and_mutes_are_validated_stored_and_listed,
+    a_mute_preview_counts_todays_stories_it_would_hide,
     spec_4_6_collect_is_idempotent_and_listed_newest_first_in_the_alternative_shape,
     unknown_ids_bad_tokens_and_other_readers_are_refused,
     history_keeps_a_story_once_a_day_removes_one_and_clears,

@@ -228,7 +228,7 @@ pub struct ClusterStats {
 }
 
 /// A stored item as read, with its publisher's flat fields and its cluster.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct NewsRow {
     pub news_id: NewsId,
     pub media_id: MediaId,

@@ -12,6 +12,7 @@ pub mod history;
 pub mod publishers;
 pub mod reactions;
 pub mod saved;
+pub mod settings;
 
 use crate::envelope::ApiError;
 use crate::news_json::MediaDoc;

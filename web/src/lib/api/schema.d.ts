@@ -273,6 +273,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/channels/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The reader's channel tabs, in order (empty: the default tabs). */
+        post: operations["channel_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/channels/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set which channel tabs home shows and in what order. */
+        post: operations["set_channels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/delete": {
         parameters: {
             query?: never;
@@ -477,6 +511,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/mutes/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mute a keyword, tag or author; answers the reader's mutes. */
+        post: operations["add_mute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/mutes/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The reader's mutes. */
+        post: operations["mute_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/mutes/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Before saving a mute: how many of today's stories it would hide. */
+        post: operations["preview_mute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/mutes/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a mute back; answers the reader's mutes. */
+        post: operations["remove_mute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/news/collect": {
         parameters: {
             query?: never;
@@ -647,6 +749,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/topics/follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Follow a tag or a category; answers the reader's topics. */
+        post: operations["follow_topic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/topics/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The reader's followed topics. */
+        post: operations["topic_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/topics/unfollow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop following a tag or a category; answers the reader's topics. */
+        post: operations["unfollow_topic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -772,6 +925,10 @@ export interface components {
         };
         CategoryList: {
             list: components["schemas"]["CategoryDoc"][];
+        };
+        Channels: {
+            /** @description Channel ids in the order home shows them (an empty list: the default tabs). */
+            channels: string[];
         };
         /**
          * @description SPEC §3.11 City (catalogue), in the reader's language, plus `city_show` (§3.3) and
@@ -1014,6 +1171,35 @@ export interface components {
             /** Format: int64 */
             media_id: number;
         };
+        MuteDoc: {
+            kind: string;
+            /**
+             * Format: int64
+             * @description Milliseconds since 1970.
+             */
+            muted_at: number;
+            value: string;
+        };
+        MuteList: {
+            list: components["schemas"]["MuteDoc"][];
+        };
+        MutePreview: {
+            /**
+             * Format: int64
+             * @description Stories of the last 24 hours (among the newest 500) this mute would hide.
+             */
+            hidden_today: number;
+            /**
+             * Format: int64
+             * @description How many stories were looked at.
+             */
+            looked_at: number;
+        };
+        MuteRequest: {
+            /** @description keyword, tag or author. */
+            kind: string;
+            value: string;
+        };
         NewsDetail: {
             /** @description Other items of the same story, newest first. */
             cluster: components["schemas"]["NewsItem"][];
@@ -1213,6 +1399,24 @@ export interface components {
              * @description SPEC §3.2 account type: 3 google, 2 facebook.
              */
             type: number;
+        };
+        TopicDoc: {
+            /**
+             * Format: int64
+             * @description Milliseconds since 1970.
+             */
+            followed_at: number;
+            kind: string;
+            value: string;
+        };
+        TopicList: {
+            list: components["schemas"]["TopicDoc"][];
+        };
+        TopicRequest: {
+            /** @description tag or category. */
+            kind: string;
+            /** @description The tag's text, or one of the 13 category ids. */
+            value: string;
         };
         /** @description §3.1 user in the server's form: the API's field names and types. */
         User: {
@@ -1900,6 +2104,83 @@ export interface operations {
             };
         };
     };
+    channel_list: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{channels}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channels"];
+                };
+            };
+        };
+    };
+    set_channels: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Channels"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the stored `{channels}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channels"];
+                };
+            };
+            /** @description An unknown or repeated channel, or more than 30 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     delete: {
         parameters: {
             query?: never;
@@ -2395,6 +2676,160 @@ export interface operations {
             };
         };
     };
+    add_mute: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MuteRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{list}` of mutes With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MuteList"];
+                };
+            };
+            /** @description An unknown kind, an empty or too long value, or past the limit of 1 000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mute_list: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{list}` of mutes With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MuteList"];
+                };
+            };
+        };
+    };
+    preview_mute: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MuteRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{hidden_today, looked_at}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MutePreview"];
+                };
+            };
+            /** @description An unknown kind, or an empty or too long value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    remove_mute: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MuteRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{list}` of mutes With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MuteList"];
+                };
+            };
+        };
+    };
     collect: {
         parameters: {
             query?: never;
@@ -2826,6 +3261,118 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    follow_topic: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TopicRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{list}` of followed topics With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicList"];
+                };
+            };
+            /** @description An unknown kind or category, an empty or too long tag, or past the limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    topic_list: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{list}` of followed topics With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicList"];
+                };
+            };
+        };
+    };
+    unfollow_topic: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TopicRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{list}` of followed topics With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicList"];
+                };
             };
         };
     };
