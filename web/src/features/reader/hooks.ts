@@ -177,7 +177,12 @@ export function useSaved(newsId: number) {
     },
   });
   const saved = ids.data ? ids.data.includes(newsId) : undefined;
-  return { saved, toggle: () => mutation.mutate(!saved), pending: mutation.isPending };
+  return {
+    saved,
+    toggle: () => mutation.mutate(!saved),
+    /** Save or unsave outright (a list's "Unsave" needs no saved state to be known). */
+    setSaved: (save: boolean) => mutation.mutate(save),
+  };
 }
 
 // ── History ─────────────────────────────────────────────────────────────────────

@@ -92,13 +92,13 @@ function StoryRow({
 
 function UnsaveButton({ item }: { item: AltNews }) {
   const { t } = useTranslation();
-  const { toggle } = useSaved(item.news_id);
+  const { setSaved } = useSaved(item.news_id);
   return (
     <button
       type="button"
       className="button"
       aria-label={t('Reader_UnsaveOne', { title: item.news_title })}
-      onClick={toggle}
+      onClick={() => setSaved(false)}
     >
       {t('Reader_Unsave')}
     </button>
@@ -223,6 +223,7 @@ export function BlockListScreen() {
           itemKey={(item) => item.media_id}
           listClassName="thing-list"
           skeleton={3}
+          moreLabel={t('Reader_LoadMorePublishers')}
           empty={<EmptyState title={t('Empty_BlockList')} hint={t('Reader_EmptyBlockedHint')} />}
           renderItem={(item) => (
             <div className="thing">
