@@ -12,6 +12,7 @@ import {
   useNewsDetail,
   type NewsItem,
 } from '../../features/news';
+import { ArticleActions, useRecordRead } from '../../features/reader';
 import { toNumber } from '../../lib/parse';
 
 /** The article's shape while it loads: no jump when it arrives. */
@@ -62,6 +63,8 @@ export default function Article() {
   const preview = articlePreview(useLocation().state, newsId);
   const news = query.data?.news ?? preview ?? undefined;
   const missing = newsId === 0 || (status === 'error' && isNotFound(query.error));
+  // Recorded once the story is known to exist (a missing one is not history).
+  useRecordRead(status === 'success' ? newsId : 0);
   usePageHead(
     news?.title || (missing ? t('Missing_Article') : t('Title_article')),
     news?.summary || news?.description || t('Desc_article'),
@@ -79,7 +82,7 @@ export default function Article() {
   return (
     <div className="screen">
       {status === 'success' && query.data ? (
-        <ArticleView detail={query.data} />
+        <ArticleView detail={query.data} actions={<ArticleActions newsId={newsId} />} />
       ) : status === 'error' ? (
         preview ? (
           <ArticleView detail={previewDetail(preview)} body={errorState} />

@@ -13,6 +13,7 @@ import {
   useOneQuery,
   type MediaSource,
 } from '../../features/news';
+import { PublisherActions } from '../../features/reader';
 import { toNumber } from '../../lib/parse';
 
 /** SPEC §2.12 publisher page: the §3 media source and its stories (all languages). */
@@ -42,7 +43,7 @@ export default function Media() {
   return (
     <div className="screen">
       {source ? (
-        <MediaHeader media={source} />
+        <MediaHeader media={source} actions={<PublisherActions media={source} />} />
       ) : (
         <h1 className="screen__title">{t('Title_media')}</h1>
       )}

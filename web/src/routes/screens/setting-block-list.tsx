@@ -1,14 +1,6 @@
-import { useTranslation } from 'react-i18next';
-import { StoryListScreen } from '../../components/Screen';
+import { BlockListScreen } from '../../features/reader';
 
-/** SPEC §2.16 blocked publishers. Its list endpoint is a later issue. */
+/** §2.16 blocked publishers. */
 export default function SettingBlockList() {
-  const { t } = useTranslation();
-  return (
-    <StoryListScreen
-      sectionTitle={t('Section_Publishers')}
-      emptyTitle={t('Empty_BlockList')}
-      emptyHint=""
-    />
-  );
+  return <BlockListScreen />;
 }

@@ -1,8 +1,6 @@
-import { useTranslation } from 'react-i18next';
-import { StoryListScreen } from '../../components/Screen';
+import { SavedScreen } from '../../features/reader';
 
-/** SPEC §2.2 signed-in reader area. Its list endpoint is a later issue. */
+/** §2.2 /user/favorites: the reader's saved stories. */
 export default function UserFavorites() {
-  const { t } = useTranslation();
-  return <StoryListScreen emptyTitle={t('Empty_Favorites')} />;
+  return <SavedScreen />;
 }

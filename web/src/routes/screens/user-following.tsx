@@ -1,10 +1,6 @@
-import { useTranslation } from 'react-i18next';
-import { StoryListScreen } from '../../components/Screen';
+import { FollowingScreen } from '../../features/reader';
 
-/** SPEC §2.2 publishers the user follows (§4.7). Its list endpoint is a later issue. */
+/** §2.2 /user/following: the publishers the reader follows. */
 export default function UserFollowing() {
-  const { t } = useTranslation();
-  return (
-    <StoryListScreen sectionTitle={t('Section_Publishers')} emptyTitle={t('Empty_Following')} />
-  );
+  return <FollowingScreen />;
 }

@@ -1,8 +1,6 @@
-import { useTranslation } from 'react-i18next';
-import { StoryListScreen } from '../../components/Screen';
+import { ReactionsScreen } from '../../features/reader';
 
-/** SPEC §2.2 signed-in reader area. Its list endpoint is a later issue. */
+/** §2.2 /user/reaction: the stories the reader reacted to. */
 export default function UserReaction() {
-  const { t } = useTranslation();
-  return <StoryListScreen emptyTitle={t('Empty_Reactions')} />;
+  return <ReactionsScreen />;
 }

@@ -1,8 +1,6 @@
-import { useTranslation } from 'react-i18next';
-import { StoryListScreen } from '../../components/Screen';
+import { HistoryScreen } from '../../features/reader';
 
-/** SPEC §2.2 signed-in reader area. Its list endpoint is a later issue. */
+/** §2.2 /user/read: the reader's history. */
 export default function UserRead() {
-  const { t } = useTranslation();
-  return <StoryListScreen emptyTitle={t('Empty_ReadHistory')} />;
+  return <HistoryScreen />;
 }

@@ -57,7 +57,16 @@ function ArticleBody({ news }: { news: NewsItem }) {
  * SPEC §2.10 news detail: the story, its source, its media, its cluster and its place.
  * `body` stands in for the story's text while only a card's preview is known (D201).
  */
-export function ArticleView({ detail, body }: { detail: NewsDetail; body?: ReactNode }) {
+export function ArticleView({
+  detail,
+  body,
+  actions,
+}: {
+  detail: NewsDetail;
+  body?: ReactNode;
+  /** The reader's own actions (save, react): at the story's end, below its first screen. */
+  actions?: ReactNode;
+}) {
   const { t } = useTranslation();
   const { locale } = useRouteHandle();
   const { news, media, cluster, related } = detail;
@@ -165,6 +174,7 @@ export function ArticleView({ detail, body }: { detail: NewsDetail; body?: React
             )}
           </dl>
         )}
+        {actions}
       </article>
 
       {cluster.length > 0 && (

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { emitPopup } from '../../popup';
 import { watchMailClient } from '../../../lib/mailClient';
@@ -5,7 +6,7 @@ import { hostOf } from '../format';
 import type { MediaSource } from '../model';
 
 /** The publisher (§3 media source): icon, name, about, area, contact and home link. */
-export function MediaHeader({ media }: { media: MediaSource }) {
+export function MediaHeader({ media, actions }: { media: MediaSource; actions?: ReactNode }) {
   const { t } = useTranslation();
   const area = [media.area3, media.area2, media.area1 ? t(`Country_${media.area1}`) : '']
     .filter(Boolean)
@@ -61,6 +62,7 @@ export function MediaHeader({ media }: { media: MediaSource }) {
           )}
           {media.item_count > 0 && <li>{t('Media_Stories', { count: media.item_count })}</li>}
         </ul>
+        {actions}
       </div>
     </header>
   );

@@ -1,0 +1,89 @@
+/**
+ * The reader's own things (D261): signed POSTs for guests and accounts alike, and the
+ * query keys they live under. Every key starts with `['reader', userId]`, so signing in
+ * or out never shows one reader's things to another.
+ */
+import type { components } from '../../lib/api/schema';
+import type { Page } from '../news';
+
+type Schemas = components['schemas'];
+
+export type AltNews = Schemas['AltNews'];
+export type ReactedNews = Schemas['ReactedNews'];
+export type ReactionSummary = Schemas['ReactionSummary'];
+export type FollowedDoc = Schemas['FollowedDoc'];
+export type BlockedDoc = Schemas['BlockedDoc'];
+export type SavedList = Schemas['SavedList'];
+export type HistoryList = Schemas['HistoryList'];
+export type ReactionList = Schemas['ReactionList'];
+export type BlockList = Schemas['BlockList'];
+export type FollowList = Schemas['FollowList'];
+export type SavedState = Schemas['SavedState'];
+export type FollowState = Schemas['FollowState'];
+export type BlockState = Schemas['BlockState'];
+
+export const COLLECT_PATH = '/user/news/collect';
+export const UNCOLLECT_PATH = '/user/news/unCollect';
+export const COLLECT_LIST_PATH = '/user/news/collectList';
+export const READ_PATH = '/user/news/read';
+export const READ_LIST_PATH = '/user/news/readList';
+export const READ_REMOVE_PATH = '/user/news/readRemove';
+export const READ_CLEAR_PATH = '/user/news/readClear';
+export const REACT_PATH = '/ugc/react';
+export const REACTIONS_PATH = '/ugc/reactions';
+export const REACTION_LIST_PATH = '/ugc/reactionList';
+export const FOLLOW_PATH = '/user/media/follow';
+export const UNFOLLOW_PATH = '/user/media/unfollow';
+export const FOLLOW_LIST_PATH = '/user/media/followList';
+export const BLOCK_PATH = '/user/media/block';
+export const UNBLOCK_PATH = '/user/media/unblock';
+export const BLOCK_LIST_PATH = '/user/media/blockList';
+
+/** The server's fixed set (D261), in the order the bar shows them. */
+export const REACTIONS = ['like', 'love', 'insightful', 'funny', 'sad', 'angry'] as const;
+export type Reaction = (typeof REACTIONS)[number];
+
+export const isReaction = (value: unknown): value is Reaction =>
+  typeof value === 'string' && (REACTIONS as readonly string[]).includes(value);
+
+export const REACTION_EMOJI: Record<Reaction, string> = {
+  like: '👍',
+  love: '❤️',
+  insightful: '💡',
+  funny: '😄',
+  sad: '😢',
+  angry: '😠',
+};
+
+/** Labels: `Reaction_like` … `Reaction_angry`. */
+export const reactionLabelKey = (reaction: Reaction) => `Reaction_${reaction}` as const;
+
+/** The reader's paged lists, each with the field its answer names the next page in. */
+export const LISTS = {
+  saved: { path: COLLECT_LIST_PATH, next: 'next_page_no' },
+  history: { path: READ_LIST_PATH, next: 'next_page_no' },
+  reactions: { path: REACTION_LIST_PATH, next: 'next_max_id' },
+  blocked: { path: BLOCK_LIST_PATH, next: 'token' },
+} as const;
+export type ListName = keyof typeof LISTS;
+
+export interface ListItems {
+  saved: AltNews;
+  history: AltNews;
+  reactions: ReactedNews;
+  blocked: BlockedDoc;
+}
+
+/** One answer as a §3 page, so the shared paged list can show it. */
+export function toPage<T>(raw: unknown, next: string): Page<T> {
+  const answer = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const token = answer[next];
+  return {
+    list: Array.isArray(answer.list) ? (answer.list as T[]) : [],
+    next_page_token: typeof token === 'string' ? token : '',
+  };
+}
+
+/** Saved state is known from one page this size (the reader's newest saves). */
+export const SAVED_IDS_SIZE = 100;
+export const LIST_PAGE_SIZE = 20;

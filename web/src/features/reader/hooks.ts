@@ -1,0 +1,351 @@
+/** Query hooks and optimistic mutations for the reader's things (TanStack Query). */
+import { useEffect, useRef } from 'react';
+import {
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+  type QueryKey,
+} from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useServices, useUser } from '../../app/context';
+import type { MediaSource, Page } from '../news';
+import { emitPopup } from '../popup';
+import {
+  BLOCK_PATH,
+  COLLECT_LIST_PATH,
+  COLLECT_PATH,
+  FOLLOW_LIST_PATH,
+  FOLLOW_PATH,
+  LIST_PAGE_SIZE,
+  LISTS,
+  REACT_PATH,
+  REACTIONS_PATH,
+  READ_CLEAR_PATH,
+  READ_PATH,
+  READ_REMOVE_PATH,
+  SAVED_IDS_SIZE,
+  toPage,
+  UNBLOCK_PATH,
+  UNCOLLECT_PATH,
+  UNFOLLOW_PATH,
+  type BlockState,
+  type FollowedDoc,
+  type FollowList,
+  type FollowState,
+  type ListItems,
+  type ListName,
+  type Reaction,
+  type ReactionSummary,
+  type SavedList,
+  type SavedState,
+} from './api';
+
+/** The reader whose things these are: keys carry their id; calls wait until it is known. */
+function useReaderKey() {
+  const user = useUser();
+  return { userId: user?.id ?? null, ready: user !== null };
+}
+
+const readerKey = (userId: number | null, ...rest: unknown[]): QueryKey => [
+  'reader',
+  userId,
+  ...rest,
+];
+
+type ListData<T> = InfiniteData<Page<T>, string>;
+
+/** A paged list of the reader's things as an infinite query (`page_no` ← the answer's token). */
+export function useReaderList<N extends ListName>(name: N) {
+  const services = useServices();
+  const { userId, ready } = useReaderKey();
+  const { path, next } = LISTS[name];
+  return useInfiniteQuery<Page<ListItems[N]>, Error, ListData<ListItems[N]>, QueryKey, string>({
+    queryKey: readerKey(userId, 'list', name),
+    queryFn: async ({ pageParam }) =>
+      toPage<ListItems[N]>(
+        await services.api.post<unknown>(path, {
+          size: LIST_PAGE_SIZE,
+          ...(pageParam ? { page_no: pageParam } : {}),
+        }),
+        next,
+      ),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next_page_token || undefined,
+    enabled: ready,
+  });
+}
+
+/** Takes the items `drop` matches out of every loaded page of a list. */
+function dropFromList<T>(client: QueryClient, key: QueryKey, drop: (item: T) => boolean) {
+  client.setQueryData<ListData<T>>(key, (data) =>
+    data
+      ? { ...data, pages: data.pages.map((p) => ({ ...p, list: p.list.filter((i) => !drop(i)) })) }
+      : data,
+  );
+}
+
+/**
+ * The shape every write here has: change the cache at once, put it back and say so if
+ * the server refuses, then ask again for what the change touched.
+ */
+function useOptimistic<V>({
+  keys,
+  apply,
+  call,
+  failure,
+  settle,
+}: {
+  keys: (vars: V) => QueryKey[];
+  apply: (client: QueryClient, vars: V) => void;
+  call: (vars: V) => Promise<unknown>;
+  failure: string;
+  settle?: (client: QueryClient, vars: V, answer: unknown) => void;
+}) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onMutate: async (vars: V) => {
+      const touched = keys(vars);
+      await Promise.all(touched.map((queryKey) => client.cancelQueries({ queryKey })));
+      const before = touched.map((key) => [key, client.getQueryData(key)] as const);
+      apply(client, vars);
+      return { before };
+    },
+    onError: (_error, _vars, context) => {
+      for (const [key, data] of context?.before ?? []) client.setQueryData(key, data);
+      emitPopup({ text: failure, kind: 'error' });
+    },
+    onSuccess: (answer, vars) => settle?.(client, vars, answer),
+  });
+}
+
+// ── Saved ───────────────────────────────────────────────────────────────────────
+
+/**
+ * The ids of the reader's saved stories, once per session: the newest
+ * {@link SAVED_IDS_SIZE} saves (enough to mark a story as saved; older saves show as
+ * not saved until toggled, which saving again keeps idempotent). Toggling keeps it right.
+ */
+export function useSavedIds() {
+  const services = useServices();
+  const { userId, ready } = useReaderKey();
+  return useQuery({
+    queryKey: readerKey(userId, 'savedIds'),
+    queryFn: async () => {
+      const answer = await services.api.post<SavedList>(COLLECT_LIST_PATH, {
+        size: SAVED_IDS_SIZE,
+      });
+      return (answer?.list ?? []).map((item) => item.news_id);
+    },
+    staleTime: Infinity,
+    enabled: ready,
+  });
+}
+
+/** Whether a story is saved (undefined while unknown) and a toggle for it. */
+export function useSaved(newsId: number) {
+  const { t } = useTranslation();
+  const services = useServices();
+  const { userId } = useReaderKey();
+  const ids = useSavedIds();
+  const idsKey = readerKey(userId, 'savedIds');
+  const listKey = readerKey(userId, 'list', 'saved');
+  const mutation = useOptimistic<boolean>({
+    keys: () => [idsKey, listKey],
+    apply: (client, save) => {
+      client.setQueryData<number[]>(idsKey, (list = []) =>
+        save ? [newsId, ...list.filter((id) => id !== newsId)] : list.filter((id) => id !== newsId),
+      );
+      if (!save) dropFromList<ListItems['saved']>(client, listKey, (i) => i.news_id === newsId);
+    },
+    call: (save) =>
+      services.api.post<SavedState>(save ? COLLECT_PATH : UNCOLLECT_PATH, { news_id: newsId }),
+    failure: t('Reader_SaveFailed'),
+    settle: (client, _save, answer) => {
+      const saved = (answer as SavedState | undefined)?.saved;
+      if (typeof saved === 'boolean') {
+        client.setQueryData<number[]>(idsKey, (list = []) =>
+          saved
+            ? [newsId, ...list.filter((id) => id !== newsId)]
+            : list.filter((id) => id !== newsId),
+        );
+      }
+      void client.invalidateQueries({ queryKey: listKey });
+    },
+  });
+  const saved = ids.data ? ids.data.includes(newsId) : undefined;
+  return {
+    saved,
+    toggle: () => mutation.mutate(!saved),
+    /** Save or unsave outright (a list's "Unsave" needs no saved state to be known). */
+    setSaved: (save: boolean) => mutation.mutate(save),
+  };
+}
+
+// ── History ─────────────────────────────────────────────────────────────────────
+
+/**
+ * Records that the reader opened a story: once per article view, never waited for,
+ * failure ignored (history is a convenience, not something to interrupt reading for).
+ */
+export function useRecordRead(newsId: number) {
+  const services = useServices();
+  const client = useQueryClient();
+  const { userId, ready } = useReaderKey();
+  const recorded = useRef<number | null>(null);
+  useEffect(() => {
+    if (!ready || newsId <= 0 || recorded.current === newsId) return;
+    recorded.current = newsId;
+    services.api.post(READ_PATH, { news_id: newsId }).then(
+      () => void client.invalidateQueries({ queryKey: readerKey(userId, 'list', 'history') }),
+      () => undefined,
+    );
+  }, [ready, newsId, services, client, userId]);
+}
+
+export function useRemoveRead() {
+  const { t } = useTranslation();
+  const services = useServices();
+  const { userId } = useReaderKey();
+  const listKey = readerKey(userId, 'list', 'history');
+  return useOptimistic<number>({
+    keys: () => [listKey],
+    apply: (client, newsId) =>
+      dropFromList<ListItems['history']>(client, listKey, (i) => i.news_id === newsId),
+    call: (newsId) => services.api.post(READ_REMOVE_PATH, { news_id: newsId }),
+    failure: t('Reader_RemoveFailed'),
+  });
+}
+
+export function useClearHistory() {
+  const { t } = useTranslation();
+  const services = useServices();
+  const { userId } = useReaderKey();
+  const listKey = readerKey(userId, 'list', 'history');
+  return useOptimistic<void>({
+    keys: () => [listKey],
+    apply: (client) =>
+      client.setQueryData<ListData<ListItems['history']>>(listKey, (data) =>
+        data ? { pages: [{ list: [], next_page_token: '' }], pageParams: [''] } : data,
+      ),
+    call: () => services.api.post(READ_CLEAR_PATH, {}),
+    failure: t('Reader_ClearFailed'),
+  });
+}
+
+// ── Reactions ───────────────────────────────────────────────────────────────────
+
+/** What the reactions become when the reader picks `next` (null: takes theirs back). */
+export function applyReaction(summary: ReactionSummary, next: Reaction | null): ReactionSummary {
+  const counts = { ...summary.counts };
+  let total = summary.total;
+  const mine = summary.mine ?? null;
+  if (mine) {
+    counts[mine] = Math.max(0, (counts[mine] ?? 0) - 1);
+    if (counts[mine] === 0) delete counts[mine];
+    total = Math.max(0, total - 1);
+  }
+  if (next) {
+    counts[next] = (counts[next] ?? 0) + 1;
+    total += 1;
+  }
+  return { counts, total, mine: next };
+}
+
+export function useReactions(newsId: number) {
+  const { t } = useTranslation();
+  const services = useServices();
+  const { userId, ready } = useReaderKey();
+  const key = readerKey(userId, 'reactions', newsId);
+  const query = useQuery({
+    queryKey: key,
+    queryFn: () => services.api.post<ReactionSummary>(REACTIONS_PATH, { news_id: newsId }),
+    enabled: ready && newsId > 0,
+  });
+  const mutation = useOptimistic<Reaction | null>({
+    keys: () => [key],
+    apply: (client, next) =>
+      client.setQueryData<ReactionSummary>(key, (now) => (now ? applyReaction(now, next) : now)),
+    call: (reaction) =>
+      services.api.post<ReactionSummary>(REACT_PATH, { news_id: newsId, reaction }),
+    failure: t('Reader_ReactFailed'),
+    settle: (client, _next, answer) => {
+      if (answer && typeof answer === 'object') client.setQueryData(key, answer);
+      void client.invalidateQueries({ queryKey: readerKey(userId, 'list', 'reactions') });
+    },
+  });
+  /** Picks a reaction, or takes it back when it is already the reader's. */
+  const react = (reaction: Reaction) =>
+    mutation.mutate(query.data?.mine === reaction ? null : reaction);
+  return { query, react };
+}
+
+// ── Publishers: following and blocking ──────────────────────────────────────────
+
+export function useFollowList() {
+  const services = useServices();
+  const { userId, ready } = useReaderKey();
+  return useQuery({
+    queryKey: readerKey(userId, 'follows'),
+    queryFn: async () => (await services.api.post<FollowList>(FOLLOW_LIST_PATH, {}))?.list ?? [],
+    enabled: ready,
+  });
+}
+
+/** Follow or unfollow a publisher; the follow list is the one place its state lives. */
+export function useFollow() {
+  const { t } = useTranslation();
+  const services = useServices();
+  const { userId } = useReaderKey();
+  const key = readerKey(userId, 'follows');
+  return useOptimistic<{ media: MediaSource; follow: boolean }>({
+    keys: () => [key],
+    apply: (client, { media, follow }) =>
+      client.setQueryData<FollowedDoc[]>(key, (list = []) => {
+        const rest = list.filter((m) => m.media_id !== media.media_id);
+        return follow ? [{ ...media, follow_status: 1, followed_at: Date.now() }, ...rest] : rest;
+      }),
+    call: ({ media, follow }) =>
+      services.api.post<FollowState>(follow ? FOLLOW_PATH : UNFOLLOW_PATH, {
+        media_id: media.media_id,
+      }),
+    failure: t('Reader_FollowFailed'),
+    settle: (client) => void client.invalidateQueries({ queryKey: key }),
+  });
+}
+
+export function useBlock() {
+  const { t } = useTranslation();
+  const services = useServices();
+  const client = useQueryClient();
+  const { userId } = useReaderKey();
+  return useMutation({
+    mutationFn: (mediaId: number) =>
+      services.api.post<BlockState>(BLOCK_PATH, { media_id: mediaId }),
+    onError: () => emitPopup({ text: t('Reader_BlockFailed'), kind: 'error' }),
+    onSuccess: () => {
+      emitPopup({ text: t('Reader_Blocked'), kind: 'success' });
+      // What a block hides is decided by the server: every feed is asked again.
+      void client.invalidateQueries({ queryKey: readerKey(userId, 'list', 'blocked') });
+      void client.invalidateQueries({ queryKey: ['api'] });
+    },
+  });
+}
+
+export function useUnblock() {
+  const { t } = useTranslation();
+  const services = useServices();
+  const { userId } = useReaderKey();
+  const listKey = readerKey(userId, 'list', 'blocked');
+  return useOptimistic<number>({
+    keys: () => [listKey],
+    apply: (client, mediaId) =>
+      dropFromList<ListItems['blocked']>(client, listKey, (m) => m.media_id === mediaId),
+    call: (mediaId) => services.api.post<BlockState>(UNBLOCK_PATH, { media_id: mediaId }),
+    failure: t('Reader_UnblockFailed'),
+    settle: (client) => void client.invalidateQueries({ queryKey: ['api'] }),
+  });
+}

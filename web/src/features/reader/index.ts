@@ -1,0 +1,33 @@
+import './reader.css';
+
+export {
+  REACTIONS,
+  isReaction,
+  type Reaction,
+  type AltNews,
+  type ReactedNews,
+  type BlockedDoc,
+  type FollowedDoc,
+} from './api';
+export {
+  applyReaction,
+  useBlock,
+  useFollow,
+  useFollowList,
+  useReactions,
+  useReaderList,
+  useRecordRead,
+  useSaved,
+  useSavedIds,
+  useUnblock,
+} from './hooks';
+export { ArticleActions, ReactionBar, SaveButton } from './components/ArticleActions';
+export { BlockButton, FollowButton, PublisherActions } from './components/PublisherActions';
+export { ConfirmAction } from './components/Confirm';
+export {
+  BlockListScreen,
+  FollowingScreen,
+  HistoryScreen,
+  ReactionsScreen,
+  SavedScreen,
+} from './components/Screens';

@@ -1,0 +1,156 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { envelope } from '../../test/fakeServer';
+import { installIntersectionObserver } from '../../test/intersection';
+import { feedPage, ledger, newsItem } from '../../test/newsFixtures';
+import { renderApp } from '../../test/renderApp';
+import { refused, signedIn } from './test/fixtures';
+
+beforeEach(() => {
+  installIntersectionObserver();
+});
+
+const posts = (server: ReturnType<typeof renderApp>['server'], path: string) =>
+  server.requests.filter((r) => r.method === 'POST' && r.path === path);
+
+const publisherFeed = () =>
+  envelope(
+    feedPage([newsItem(1, { title: 'Council approves the new budget' })], '', { media: ledger }),
+  );
+
+describe('§4 following a publisher', () => {
+  it('Follow turns into Following at once and back', async () => {
+    let followed: unknown[] = [];
+    const { server } = renderApp('/media/7', {
+      routes: {
+        'GET /api/news/feed': publisherFeed,
+        'POST /api/user/media/followList': () => envelope({ list: followed }),
+        'POST /api/user/media/follow': () => {
+          followed = [{ ...ledger, follow_status: 1, followed_at: 1 }];
+          return envelope({ follow_status: 1 });
+        },
+        'POST /api/user/media/unfollow': () => {
+          followed = [];
+          return envelope({ follow_status: 0 });
+        },
+      },
+    });
+    const follow = await screen.findByRole('button', { name: 'Follow' });
+    expect(follow).toHaveAttribute('aria-pressed', 'false');
+    await userEvent.click(follow);
+    expect(screen.getByRole('button', { name: 'Following' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await waitFor(() => expect(posts(server, '/api/user/media/follow')).toHaveLength(1));
+    expect(posts(server, '/api/user/media/follow')[0].body).toEqual({ media_id: 7 });
+    await userEvent.click(screen.getByRole('button', { name: 'Following' }));
+    expect(await screen.findByRole('button', { name: 'Follow' })).toBeInTheDocument();
+    await waitFor(() => expect(posts(server, '/api/user/media/unfollow')).toHaveLength(1));
+  });
+
+  it('rolls a refused follow back with a message', async () => {
+    renderApp('/media/7', {
+      routes: {
+        'GET /api/news/feed': publisherFeed,
+        'POST /api/user/media/followList': () => envelope({ list: [] }),
+        'POST /api/user/media/follow': () => refused('limit'),
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Follow' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Following could not be changed. Please try again.',
+    );
+    expect(screen.getByRole('button', { name: 'Follow' })).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('/user/following lists followed publishers, linked, with unfollow', async () => {
+    let followed = [
+      { ...ledger, follow_status: 1, followed_at: 1 },
+      { ...ledger, media_id: 8, name: 'DC Daily', follow_status: 1, followed_at: 2 },
+    ];
+    renderApp('/user/following', {
+      cookies: signedIn.cookies,
+      routes: {
+        ...signedIn.routes,
+        'POST /api/user/media/followList': () => envelope({ list: followed }),
+        'POST /api/user/media/unfollow': (req) => {
+          followed = followed.filter(
+            (m) => m.media_id !== (req.body as { media_id: number }).media_id,
+          );
+          return envelope({ follow_status: 0 });
+        },
+      },
+    });
+    expect(await screen.findByRole('link', { name: 'DC Daily' })).toHaveAttribute(
+      'href',
+      '/media/8',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Unfollow DC Daily' }));
+    expect(screen.queryByRole('link', { name: 'DC Daily' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'The Capitol Ledger' })).toBeVisible();
+  });
+
+  it('/user/following says how to follow when there is nobody', async () => {
+    renderApp('/user/following', {
+      cookies: signedIn.cookies,
+      routes: {
+        ...signedIn.routes,
+        'POST /api/user/media/followList': () => envelope({ list: [] }),
+      },
+    });
+    expect(await screen.findByText('You are not following any publishers yet')).toBeInTheDocument();
+    expect(screen.getByText('Open a publisher’s page and choose “Follow”.')).toBeInTheDocument();
+  });
+});
+
+describe('§4 blocking a publisher', () => {
+  it('blocks after confirming, then the publisher is on the block list', async () => {
+    let blocked: unknown[] = [];
+    const { server } = renderApp('/media/7', {
+      routes: {
+        'GET /api/news/feed': publisherFeed,
+        'POST /api/user/media/followList': () => envelope({ list: [] }),
+        'POST /api/user/media/block': () => {
+          blocked = [
+            {
+              media_id: 7,
+              media_name: 'The Capitol Ledger',
+              icon_url: '',
+              home_url: '',
+              update_time: Date.now(),
+            },
+          ];
+          return envelope({ blocked: true });
+        },
+        'POST /api/user/media/blockList': () => envelope({ list: blocked, token: '' }),
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Block publisher' }));
+    const confirm = screen.getByRole('alertdialog', {
+      name: 'Block The Capitol Ledger? Its stories will no longer appear anywhere for you.',
+    });
+    expect(posts(server, '/api/user/media/block')).toHaveLength(0);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Yes, block' }));
+    expect(await screen.findByText('Publisher blocked')).toBeInTheDocument();
+    expect(posts(server, '/api/user/media/block')[0].body).toEqual({ media_id: 7 });
+    await userEvent.click(screen.getByRole('link', { name: 'Manage blocked publishers' }));
+    expect(await screen.findByRole('button', { name: 'Unblock The Capitol Ledger' })).toBeVisible();
+  });
+
+  it('says so when the block is refused', async () => {
+    renderApp('/media/7', {
+      routes: {
+        'GET /api/news/feed': publisherFeed,
+        'POST /api/user/media/block': () => refused(),
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Block publisher' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Yes, block' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The publisher could not be blocked. Please try again.',
+    );
+    expect(screen.getByRole('button', { name: 'Block publisher' })).toBeInTheDocument();
+  });
+});
