@@ -881,7 +881,10 @@ mod tests {
             .query_row("SELECT count(*) FROM sessions", [], |r| r.get(0))
             .unwrap();
         assert_eq!(guests, 10_000, "every guest written");
-        // Without the restarts: about 2 MB (200 bytes per guest, never started over).
-        assert!(wal < 512 << 10, "the WAL grew to {wal} bytes");
+        // Without the restarts: about 2.5 MB (some 250 bytes per guest since sessions and
+        // devices have user-id indexes, 0100_accounts.sql; never started over). With them, the
+        // limit plus the batches written while a restart waits for the copy: under 0.6 MB when
+        // other tests load the machine.
+        assert!(wal < 1 << 20, "the WAL grew to {wal} bytes");
     }
 }

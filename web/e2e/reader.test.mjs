@@ -1,0 +1,114 @@
+// The reader's own things (issue 18) in Chromium against the release binary with the demo
+// corpus: a guest saves and reacts to a story, blocks a publisher, signs in (loopback
+// Google) and finds it all on the /user and /setting screens.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, before, describe, it } from 'node:test';
+import { binary, launchBrowser, newPage, startServer, waitForCookie } from './helpers.mjs';
+
+const fakeBinary = process.env.FAKE_PROVIDERS_BIN ?? join(dirname(binary), 'fake-providers');
+const skip =
+  existsSync(binary) && existsSync(fakeBinary)
+    ? false
+    : `no localwire or fake-providers binary beside ${binary} (build them first)`;
+
+async function startFakes() {
+  const child = spawn(fakeBinary, ['--port', '0']);
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`fake-providers exited (${code})`)));
+  });
+  return { ...JSON.parse(first), stop: () => child.kill('SIGTERM') };
+}
+
+describe("The reader's own things", { skip }, () => {
+  let fakes;
+  let server;
+  let browser;
+
+  before(async () => {
+    fakes = await startFakes();
+    server = await startServer({
+      demo: true,
+      args: [
+        '--google-client-id',
+        fakes.google_client_id,
+        '--google-client-secret',
+        fakes.google_client_secret,
+        '--google-issuer',
+        fakes.google_issuer,
+      ],
+    });
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    fakes?.stop();
+  });
+
+  it('a guest saves and reacts to a story and blocks a publisher; signed in, it is all still theirs', async () => {
+    const { context, page, problems } = await newPage(browser, {
+      viewport: { width: 1280, height: 900 },
+    });
+    try {
+      const feed = await (await fetch(`${server.url}/api/news/feed?channel=latest&size=5`)).json();
+      const story = feed.data.list[0];
+      await page.goto(`${server.url}/article/${story.news_id}`);
+      await waitForCookie(context, 'inited');
+
+      const save = page.getByRole('button', { name: 'Save story' });
+      await save.click();
+      await page.getByRole('button', { name: 'Saved', pressed: true }).waitFor();
+      const reactions = page.getByRole('group', { name: 'Reactions' });
+      await reactions.getByRole('button', { name: /^Love \(\d+\)$/ }).click();
+      await reactions.getByRole('button', { name: 'Love (1)', pressed: true }).waitFor();
+
+      // Survives a reload.
+      await page.reload();
+      await page.getByRole('button', { name: 'Saved', pressed: true }).waitFor();
+      await reactions.getByRole('button', { name: 'Love (1)', pressed: true }).waitFor();
+
+      // Block the story's publisher from its page.
+      await page.goto(`${server.url}/media/${story.media_id}`);
+      await page.getByRole('button', { name: 'Block publisher' }).click();
+      await page.getByRole('button', { name: 'Yes, block' }).click();
+      await page.getByText('Publisher blocked').first().waitFor();
+
+      // Sign in: the guest becomes the account, so everything stays.
+      await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Sign in' });
+      await Promise.all([
+        context.waitForEvent('page'),
+        dialog.getByRole('button', { name: 'Continue with Google' }).click(),
+      ]);
+      await page
+        .getByRole('banner')
+        .getByRole('link', { name: /Ada Lovelace/ })
+        .waitFor();
+
+      await page.goto(`${server.url}/user/favorites`);
+      await page.getByRole('button', { name: `Unsave “${story.title}”` }).waitFor();
+      await page.goto(`${server.url}/user/reaction`);
+      await page.getByText(story.title).first().waitFor();
+      await page.goto(`${server.url}/user/read`);
+      await page.getByRole('button', { name: `Remove “${story.title}” from history` }).waitFor();
+      await page.goto(`${server.url}/setting/block-list`);
+      const unblock = page.getByRole('button', { name: `Unblock ${story.media_name}` });
+      await unblock.click();
+      await unblock.waitFor({ state: 'detached' });
+      assert.deepEqual(
+        problems.filter((p) => !p.includes('ERR_NAME_NOT_RESOLVED')),
+        [],
+        'no console errors or CSP violations',
+      );
+    } finally {
+      await context.close();
+    }
+  });
+});
