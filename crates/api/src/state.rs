@@ -90,8 +90,8 @@ pub struct Inner {
     /// Whole pages kept the same way (D145).
     pub page_cache: crate::pages::kept::PageCache,
     /// The sign-in providers this server is configured for.
-    pub providers: crate::auth::Providers,
-    pub sign_in_limits: crate::auth::SignInLimits,
+    pub providers: crate::auth::providers::Providers,
+    pub sign_in_limits: crate::auth::providers::SignInLimits,
 }
 
 impl AppState {
@@ -106,7 +106,7 @@ impl AppState {
             read_cache: Default::default(),
             inline_cache: Default::default(),
             page_cache: Default::default(),
-            providers: crate::auth::Providers::new(config.google.clone(), config.facebook.clone()),
+            providers: crate::auth::providers::Providers::new(config.google.clone(), config.facebook.clone()),
             sign_in_limits: Default::default(),
             config,
         }))

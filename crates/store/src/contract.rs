@@ -2,34 +2,9 @@
 //! [`store_contract_tests!`](crate::store_contract_tests) with a constructor for a fresh,
 //! migrated, empty store; every function here becomes a named test for that engine.
 
-use crate::{GuestSession, GuestSessionRequest, LocationUpdate, NewGuest, SessionKey, Store, UserId};
+use crate::{GuestSession, LocationUpdate, SessionKey, Store, UserId};
 
-pub fn guest(lang: &str) -> NewGuest {
-    NewGuest {
-        user_type: 0,
-        app_lang: lang.into(),
-        country: "US".into(),
-        postal_code: "20003".into(),
-        admin_code: "DC".into(),
-        city: "Washington".into(),
-        city_show: "Washington, DC".into(),
-        city_id: 4140963,
-        lat: 38.9,
-        lon: -77.02,
-        channel: String::new(),
-    }
-}
-
-pub fn request(device: &str, verifier_hash: &str, now: i64, reuse: bool) -> GuestSessionRequest {
-    GuestSessionRequest {
-        device_id: device.into(),
-        guest: guest("en"),
-        verifier_hash: verifier_hash.into(),
-        now_ms: now,
-        expires_at_ms: now + 1_000,
-        reuse_device_guest: reuse,
-    }
-}
+pub use crate::contract_support::{guest, request};
 
 fn key(session: &GuestSession, verifier_hash: &str) -> SessionKey {
     SessionKey {

@@ -1,7 +1,7 @@
 //! The accounts contract (issue 17): identities, signing in and merging, sessions,
 //! download and deletion, sign-in flows. Run on every engine by `store_contract_tests!`.
 
-use crate::contract::request;
+use crate::contract_support::request;
 use crate::user_data::{IDENTITY_TABLES, USER_TABLES};
 use crate::{
     AccountSessionRequest, LocationUpdate, ProviderIdentity, SessionKey, SignIn, SignInFlow, SignInOutcome,

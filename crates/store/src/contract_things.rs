@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use crate::contract::request;
+use crate::contract_support::request;
 use crate::things::{
     BlockedMedia, Cursor, MAX_BLOCKS, MAX_CHANNELS, MAX_FOLLOWS, MAX_MUTES, MAX_TEXT_CHARS, MAX_TOPICS, MuteKind,
     Outcome, Page, Paged, Reaction, Refusal, TopicKind, utc_day,

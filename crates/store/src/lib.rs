@@ -6,6 +6,7 @@ pub mod content;
 pub mod contract;
 pub mod contract_accounts;
 pub mod contract_content;
+pub mod contract_support;
 pub mod contract_things;
 pub mod things;
 pub mod user_data;

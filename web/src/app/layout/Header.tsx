@@ -7,10 +7,10 @@ import {
   isGuest,
   openCityPicker,
   readerCityLabel,
-  SignInDialog,
   useCityPickerOpen,
   type User,
 } from '../../features/user';
+import { SignInDialog } from '../../features/account';
 import { localizePath, type Locale } from '../../lib/locale';
 import { useRouteHandle, useServices, useUser } from '../context';
 import { LocaleSwitcher } from './LocaleSwitcher';

@@ -13,7 +13,8 @@ import {
   useFeed,
   useReader,
 } from '../../features/news';
-import { localSectionCity, openCityPicker, SignInDialog } from '../../features/user';
+import { SignInDialog } from '../../features/account';
+import { localSectionCity, openCityPicker } from '../../features/user';
 import { localizePath } from '../../lib/locale';
 import { HOME_SECTION_SIZE, leadsWithFirst } from '../../shared/screens';
 

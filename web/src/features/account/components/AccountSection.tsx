@@ -18,10 +18,10 @@ import {
   sessionsQueryKey,
   type ActiveSession,
   type LinkedIdentity,
-} from '../account';
-import { appConfigKey, fetchAppConfig } from '../config';
+} from '../../user';
+import { appConfigKey, fetchAppConfig } from '../../user';
 import { signInFailureText, useSignInWindow } from '../hooks/useSignInWindow';
-import { PROVIDER_NAMES, SIGN_IN_PROVIDERS, type SignInOutcome } from '../signInWindow';
+import { PROVIDER_NAMES, SIGN_IN_PROVIDERS, type SignInOutcome } from '../../user';
 import { PROVIDER_ICONS } from './providerIcons';
 
 function useDate() {

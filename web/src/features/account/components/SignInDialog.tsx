@@ -5,16 +5,16 @@ import { useLocation, useNavigate } from 'react-router';
 import { useServices } from '../../../app/context';
 import { usePopup } from '../../popup';
 import { PROVIDER_ICONS } from './providerIcons';
-import { appConfigKey, fetchAppConfig } from '../config';
+import { appConfigKey, fetchAppConfig } from '../../user';
 import { signInFailureText, useSignInWindow } from '../hooks/useSignInWindow';
-import { isGuest } from '../model';
+import { isGuest } from '../../user';
 import {
   isOwnPath,
   PROVIDER_NAMES,
   SIGN_IN_PROVIDERS,
   type SignInOutcome,
   type SignInProvider,
-} from '../signInWindow';
+} from '../../user';
 
 const PROVIDER_LABEL_KEYS: Record<SignInProvider, string> = {
   google: 'Login_Google',

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { SignInProvider } from '../signInWindow';
+import type { SignInProvider } from '../../user';
 
 /** The providers' marks, decorative (the button's text names the provider). */
 export const PROVIDER_ICONS: Record<SignInProvider, ReactNode> = {

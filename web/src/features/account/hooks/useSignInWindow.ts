@@ -8,7 +8,7 @@ import {
   type SignInMessage,
   type SignInOutcome,
   type SignInProvider,
-} from '../signInWindow';
+} from '../../user';
 
 /** The translated reason of a failed sign-in (the server names an i18n key). */
 export function signInFailureText(
