@@ -1,40 +1,23 @@
 // Sign-in journeys (issue 17) in Chromium against the release binary, with the loopback
 // Google and Facebook of `fake-providers` (the real protocols; no mock in our code).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  binary,
   launchBrowser,
   newPage,
   screenshotDir,
   signedPost,
+  skipWithoutBinaries,
+  startFakeProviders,
   startServer,
   waitForCookie,
 } from './helpers.mjs';
 
-const fakeBinary = process.env.FAKE_PROVIDERS_BIN ?? join(dirname(binary), 'fake-providers');
-if (process.env.LOCALWIRE_BIN && !existsSync(fakeBinary)) {
-  throw new Error(`the fake providers are not built at ${fakeBinary}`);
+if (process.env.LOCALWIRE_BIN && skipWithoutBinaries()) {
+  throw new Error(skipWithoutBinaries());
 }
-const skip =
-  existsSync(binary) && existsSync(fakeBinary)
-    ? false
-    : `no localwire or fake-providers binary beside ${binary} (build them first)`;
-
-/** Starts `fake-providers --port 0`; resolves with its JSON line (URLs, client ids). */
-async function startFakes() {
-  const child = spawn(fakeBinary, ['--port', '0']);
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`fake-providers exited (${code})`)));
-  });
-  return { ...JSON.parse(first), stop: () => child.kill('SIGTERM') };
-}
+const skip = skipWithoutBinaries();
 
 async function control(fakes, body) {
   const response = await fetch(fakes.control_url, {
@@ -59,7 +42,7 @@ describe('Signing in with Google and Facebook', { skip }, () => {
   let browser;
 
   before(async () => {
-    fakes = await startFakes();
+    fakes = await startFakeProviders();
     server = await startServer({
       args: [
         '--google-client-id',

@@ -1,6 +1,8 @@
 // Shared set-up for the end-to-end journeys: start the real `localwire` binary on a free
 // port with a fresh data directory, and one headless Chromium per test file.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -191,4 +193,26 @@ export async function signedPost(baseUrl, path, { deviceId, token, body = {} }) 
     body: JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
+}
+
+/** The loopback Google and Facebook (`fake-providers`, built beside `localwire`). */
+export const fakeProvidersBinary =
+  process.env.FAKE_PROVIDERS_BIN ?? join(dirname(binary), 'fake-providers');
+
+/** Why journeys that need both binaries are skipped, or false when they can run. */
+export function skipWithoutBinaries() {
+  return existsSync(binary) && existsSync(fakeProvidersBinary)
+    ? false
+    : `no localwire or fake-providers binary beside ${binary} (build them first)`;
+}
+
+/** Starts `fake-providers --port 0`; resolves with its JSON line (URLs, client ids). */
+export async function startFakeProviders() {
+  const child = spawn(fakeProvidersBinary, ['--port', '0']);
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`fake-providers exited (${code})`)));
+  });
+  return { ...JSON.parse(first), stop: () => child.kill('SIGTERM') };
 }

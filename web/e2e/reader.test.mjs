@@ -2,28 +2,20 @@
 // corpus: a guest saves and reacts to a story, blocks a publisher, signs in (loopback
 // Google) and finds it all on the /user and /setting screens.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
-import { binary, launchBrowser, newPage, startServer, waitForCookie } from './helpers.mjs';
+import {
+  launchBrowser,
+  newPage,
+  skipWithoutBinaries,
+  startFakeProviders,
+  startServer,
+  waitForCookie,
+} from './helpers.mjs';
 
-const fakeBinary = process.env.FAKE_PROVIDERS_BIN ?? join(dirname(binary), 'fake-providers');
-const skip =
-  existsSync(binary) && existsSync(fakeBinary)
-    ? false
-    : `no localwire or fake-providers binary beside ${binary} (build them first)`;
-
-async function startFakes() {
-  const child = spawn(fakeBinary, ['--port', '0']);
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`fake-providers exited (${code})`)));
-  });
-  return { ...JSON.parse(first), stop: () => child.kill('SIGTERM') };
+if (process.env.LOCALWIRE_BIN && skipWithoutBinaries()) {
+  throw new Error(skipWithoutBinaries());
 }
+const skip = skipWithoutBinaries();
 
 describe("The reader's own things", { skip }, () => {
   let fakes;
@@ -31,7 +23,7 @@ describe("The reader's own things", { skip }, () => {
   let browser;
 
   before(async () => {
-    fakes = await startFakes();
+    fakes = await startFakeProviders();
     server = await startServer({
       demo: true,
       args: [

@@ -25,7 +25,8 @@ pub fn display_name(provider: Provider) -> &'static str {
     }
 }
 
-fn account_type(provider: Provider) -> AccountType {
+/// The §3.2 account type a provider's readers get.
+pub(crate) fn account_type(provider: Provider) -> AccountType {
     match provider {
         Provider::Google => AccountType::Google,
         Provider::Facebook => AccountType::Facebook,

@@ -12,7 +12,7 @@
 //! which is always a path on this site.
 
 use super::page::{self, Outcome};
-use super::{Failure, FromSession, display_name, finish_sign_in, label::session_label, provider_failure};
+use super::{Failure, FromSession, account_type, display_name, finish_sign_in, label::session_label, provider_failure};
 use crate::pages::{TOKEN_COOKIE, base_url, cookie};
 use crate::rate_limit::{RateLimit, client_ip};
 use crate::session::{new_secret, parse_token, require_session, verifier_hash};
@@ -141,10 +141,7 @@ async fn begin(
     let secrets = FlowSecrets::new();
     let browser_secret = new_secret();
     let now = now_ms();
-    let account_type = match provider {
-        Provider::Google => AccountType::Google,
-        Provider::Facebook => AccountType::Facebook,
-    };
+    let account_type = account_type(provider);
     state
         .store
         .put_sign_in_flow(&SignInFlow {
@@ -259,11 +256,7 @@ async fn take_flow(
         .take_sign_in_flow(&verifier_hash(given), now_ms())
         .await?
         .ok_or(Failure::Expired)?;
-    let expected = match provider {
-        Provider::Google => AccountType::Google,
-        Provider::Facebook => AccountType::Facebook,
-    };
-    if flow.provider != expected {
+    if flow.provider != account_type(provider) {
         return Err(Failure::Expired);
     }
     let browser = cookie(headers, BROWSER_COOKIE).ok_or(Failure::OtherBrowser)?;
