@@ -203,7 +203,30 @@ async fn many_concurrent_inits_all_succeed(app: &TestApp) {
     }
 }
 
+/// D251: `last_time` is written at most once a minute; the answer still says now.
+async fn d251_info_writes_last_seen_at_most_once_a_minute(app: &TestApp) {
+    let (guest, token) = app.guest("dev-seen").await;
+    let joined = guest["last_time"].as_i64().unwrap();
+    let (status, body) = app.call("dev-seen", "/user/info", Some(&token), json!({})).await;
+    assert_eq!(status, 200);
+    assert!(
+        body["data"]["last_time"].as_i64().unwrap() >= joined,
+        "the answer says now"
+    );
+    let stored = app
+        .store
+        .user(store::UserId(guest["id"].as_i64().unwrap()))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        stored.last_time, joined,
+        "seen less than a minute ago: not written again"
+    );
+}
+
 engine_tests!(
+    d251_info_writes_last_seen_at_most_once_a_minute,
     spec_7_1_init_creates_a_guest_with_token,
     spec_4_2_init_again_fetches_the_same_guest,
     spec_7_1_user_type_1_for_ad_channel,

@@ -110,13 +110,10 @@ pub async fn reaction_list(State(state): State<AppState>, call: Signed<PageParam
     let list = alt_news(&state, &entries)
         .await?
         .into_iter()
-        .map(|news| ReactedNews {
-            reaction: reaction_of
-                .get(&news.news_id)
-                .map(|r| r.as_str())
-                .unwrap_or("like")
-                .to_string(),
-            news,
+        // Every story listed came from `given`, so each has its reaction.
+        .filter_map(|news| {
+            let reaction = reaction_of.get(&news.news_id)?.as_str().to_string();
+            Some(ReactedNews { reaction, news })
         })
         .collect();
     Ok(ok(ReactionList {
