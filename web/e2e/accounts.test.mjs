@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   launchBrowser,
   newPage,
+  providerArgs,
   screenshotDir,
   signedPost,
   skipWithoutBinaries,
@@ -44,22 +45,7 @@ describe('Signing in with Google and Facebook', { skip }, () => {
   before(async () => {
     fakes = await startFakeProviders();
     server = await startServer({
-      args: [
-        '--google-client-id',
-        fakes.google_client_id,
-        '--google-client-secret',
-        fakes.google_client_secret,
-        '--google-issuer',
-        fakes.google_issuer,
-        '--facebook-app-id',
-        fakes.facebook_app_id,
-        '--facebook-app-secret',
-        fakes.facebook_app_secret,
-        '--facebook-graph-url',
-        fakes.facebook_graph_url,
-        '--facebook-dialog-url',
-        fakes.facebook_dialog_url,
-      ],
+      args: providerArgs(fakes),
     });
     browser = await launchBrowser();
   });

@@ -216,3 +216,28 @@ export async function startFakeProviders() {
   });
   return { ...JSON.parse(first), stop: () => child.kill('SIGTERM') };
 }
+
+/** `localwire serve` flags that point sign-in at the loopback providers. */
+export function providerArgs(fakes, { facebook = true } = {}) {
+  const args = [
+    '--google-client-id',
+    fakes.google_client_id,
+    '--google-client-secret',
+    fakes.google_client_secret,
+    '--google-issuer',
+    fakes.google_issuer,
+  ];
+  if (facebook) {
+    args.push(
+      '--facebook-app-id',
+      fakes.facebook_app_id,
+      '--facebook-app-secret',
+      fakes.facebook_app_secret,
+      '--facebook-graph-url',
+      fakes.facebook_graph_url,
+      '--facebook-dialog-url',
+      fakes.facebook_dialog_url,
+    );
+  }
+  return args;
+}

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   launchBrowser,
   newPage,
+  providerArgs,
   skipWithoutBinaries,
   startFakeProviders,
   startServer,
@@ -26,14 +27,7 @@ describe("The reader's own things", { skip }, () => {
     fakes = await startFakeProviders();
     server = await startServer({
       demo: true,
-      args: [
-        '--google-client-id',
-        fakes.google_client_id,
-        '--google-client-secret',
-        fakes.google_client_secret,
-        '--google-issuer',
-        fakes.google_issuer,
-      ],
+      args: providerArgs(fakes, { facebook: false }),
     });
     browser = await launchBrowser();
   });

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useModalDialog } from '../../../components/useModalDialog';
+import { useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServices } from '../../../app/context';
 import { Section } from '../../../components/Screen';
@@ -268,21 +269,7 @@ function DeleteDialog({
   const titleId = useId();
   const whatId = useId();
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (typeof dialog.showModal === 'function') {
-      if (!dialog.open) dialog.showModal();
-    } else {
-      dialog.setAttribute('open', '');
-    }
-    const onNativeClose = () => onCancel();
-    dialog.addEventListener('close', onNativeClose);
-    return () => {
-      dialog.removeEventListener('close', onNativeClose);
-      if (dialog.open && typeof dialog.close === 'function') dialog.close();
-    };
-  }, [onCancel]);
+  useModalDialog(ref, onCancel);
 
   return (
     <dialog

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useModalDialog } from '../../../components/useModalDialog';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useServices } from '../../../app/context';
@@ -97,21 +98,7 @@ export function SignInDialog({
     });
   }
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (typeof dialog.showModal === 'function') {
-      if (!dialog.open) dialog.showModal();
-    } else {
-      dialog.setAttribute('open', '');
-    }
-    const onNativeClose = () => onClose();
-    dialog.addEventListener('close', onNativeClose);
-    return () => {
-      dialog.removeEventListener('close', onNativeClose);
-      if (dialog.open && typeof dialog.close === 'function') dialog.close();
-    };
-  }, [onClose]);
+  useModalDialog(ref, onClose);
 
   let note: string | null = null;
   if (config.isPending) note = t('Web_Loading');

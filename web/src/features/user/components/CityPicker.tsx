@@ -1,4 +1,5 @@
 import './picker.css';
+import { useModalDialog } from '../../../components/useModalDialog';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -84,21 +85,7 @@ export default function CityPicker({
   const [locateError, setLocateError] = useState('');
   const q = useDebounced(query.trim(), CITY_SEARCH_DEBOUNCE_MS);
 
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (typeof element.showModal === 'function') {
-      if (!element.open) element.showModal();
-    } else {
-      element.setAttribute('open', '');
-    }
-    const onNativeClose = () => onClose();
-    element.addEventListener('close', onNativeClose);
-    return () => {
-      element.removeEventListener('close', onNativeClose);
-      if (element.open && typeof element.close === 'function') element.close();
-    };
-  }, [onClose]);
+  useModalDialog(dialog, onClose);
 
   const defaults = useQuery({
     queryKey: ['geo', 'default', country, locale],
