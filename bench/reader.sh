@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Reader's things benchmark (issue 18): POST /api/user/news/collect and unCollect at 64
-# connections on SQLite, 64 guests saving and unsaving demo stories at random. Writes
-# bench/out/reader-*.txt and prints the p99s (bench/RESULTS.md "Reader's things").
+# Reader's things benchmark (issue 18), on SQLite with the demo corpus, wrk -t2 -c64:
+# 1. POST /api/user/news/collect and unCollect, 64 guests saving and unsaving demo stories
+#    at random. Target: p99 <= 10 ms.
+# 2. The home feed (GET /api/news/feed, local) for a reader with 50 blocked publishers and
+#    20 mutes against a reader with none, in the same run, alternating (D270). Target: the
+#    first at >= 80% of the second's throughput. Also made fresh each time (miss.lua) for
+#    the cost of the filter itself.
+# Writes bench/out/reader-*.txt and prints the numbers (bench/RESULTS.md "Reader's things").
 #
 #   bench/reader.sh     # needs wrk; the release binary
-#
-# Target: collect / unCollect p99 <= 10 ms at 64 connections on SQLite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${CARGO_TARGET_DIR:=$PWD/target}"
@@ -25,15 +28,51 @@ for _ in $(seq 600); do curl -sf "http://127.0.0.1:$PORT_APP/healthz" >/dev/null
 IDS=$(curl -sf "http://127.0.0.1:$PORT_APP/api/news/feed?channel=latest&size=50" |
   python3 -c "import json,sys; print(','.join(str(n['news_id']) for n in json.load(sys.stdin)['data']['list']))")
 python3 bench/make_reader_requests.py "http://127.0.0.1:$PORT_APP" "$WORD" 64 "$WORK/readers.tsv"
+report() {
+  printf '%s: %s req/s, p99 %s, non-2xx %s\n' "$1" \
+    "$(awk '/Requests\/sec/ {print $2}' "$OUT/$1.txt")" \
+    "$(awk '$1 == "99%" {print $2}' "$OUT/$1.txt")" \
+    "$(awk '/Non-2xx/ {print $5}' "$OUT/$1.txt")"
+}
+
+# 2. The home feed with and without a view. 30 more publishers (no items) so that 50 can be
+# blocked; the demo has 31.
+python3 - "$WORK/extra.opml" <<'PY'
+import sys
+rows = "".join(
+    f'<outline text="Bench Extra {i}" type="rss" xmlUrl="http://bench-extra-{i}.localwire.invalid/feed.xml" '
+    f'localwire:country="US" localwire:state="TX" localwire:city="Houston" localwire:lang="en"/>\n'
+    for i in range(30))
+open(sys.argv[1], "w").write('<?xml version="1.0"?><opml version="2.0" '
+  'xmlns:localwire="https://localwire.invalid/ns/opml"><head><title>extra</title></head><body>\n'
+  + rows + '</body></opml>\n')
+PY
+"$BIN" import-opml "$WORK/extra.opml" --data-dir "$WORK/data" >/dev/null
+HOME_FEED="/api/news/feed?channel=local&city_id=4140963&size=7&lang=en&country=US"
+IFS=$'\t' read -r PLAIN_DEVICE PLAIN_TOKEN < <(sed -n 1p "$WORK/readers.tsv")
+IFS=$'\t' read -r VIEW_DEVICE VIEW_TOKEN < <(sed -n 2p "$WORK/readers.tsv")
+python3 bench/make_view.py "http://127.0.0.1:$PORT_APP" "$WORD" "$VIEW_DEVICE" "$VIEW_TOKEN" "$HOME_FEED"
+for run in 1 2 3; do
+  for who in plain view; do
+    token=$PLAIN_TOKEN; [ "$who" = view ] && token=$VIEW_TOKEN
+    name="reader-home-$who-$run"
+    wrk -t2 -c64 -d"$DURATION" --latency -H "token: $token" -H "Accept-Encoding: br" \
+      "http://127.0.0.1:$PORT_APP$HOME_FEED" >"$OUT/$name.txt"
+    report "$name"
+    name="reader-home-miss-$who-$run"
+    wrk -t2 -c64 -d"$DURATION" --latency -s bench/miss.lua -H "token: $token" -H "Accept-Encoding: br" \
+      "http://127.0.0.1:$PORT_APP$HOME_FEED" >"$OUT/$name.txt"
+    report "$name"
+  done
+done
+
+# 1. collect / unCollect.
 for run in 1 2 3; do
   for path in /user/news/collect /user/news/unCollect; do
     name="reader-$(basename $path)-$run"
     python3 bench/make_reader_requests.py --calls "$WORK/readers.tsv" "$WORD" "$path" "$IDS" 400000 "$WORK/calls.tsv"
     wrk -t2 -c64 -d"$DURATION" --latency -s bench/signed.lua "http://127.0.0.1:$PORT_APP" \
       -- "$path" "$WORK/calls.tsv" 2 >"$OUT/$name.txt"
-    printf '%s: %s req/s, p99 %s, non-2xx %s\n' "$name" \
-      "$(awk '/Requests\/sec/ {print $2}' "$OUT/$name.txt")" \
-      "$(awk '$1 == "99%" {print $2}' "$OUT/$name.txt")" \
-      "$(awk '/Non-2xx/ {print $5}' "$OUT/$name.txt")"
+    report "$name"
   done
 done

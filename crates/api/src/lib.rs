@@ -19,11 +19,13 @@ pub mod pages;
 pub mod rate_limit;
 pub mod read_cache;
 pub mod reader;
+pub mod reader_view;
 pub mod security;
 pub mod session;
 pub mod signed;
 pub mod state;
 pub mod user;
+pub mod viewer;
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -79,6 +81,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(reader::settings::remove_mute))
         .routes(routes!(reader::settings::mute_list))
         .routes(routes!(reader::settings::preview_mute))
+        .routes(routes!(news_api::personal::following_handler))
+        .routes(routes!(news_api::personal::topics_handler))
         .routes(routes!(app_config::config))
         .routes(routes!(app_config::countries))
         .routes(routes!(geo_api::search))

@@ -166,7 +166,7 @@ pub struct MediaDoc {
     pub area2: String,
     /// City name.
     pub area3: String,
-    /// 0 until following exists.
+    /// 1 when the reader who asked follows it (D270), else 0.
     pub follow_status: i32,
     /// The city's GeoNames id (0 when unknown).
     pub city_id: i64,

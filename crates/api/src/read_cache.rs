@@ -109,7 +109,7 @@ impl ReadCache {
         generation: u64,
         now_ms: i64,
         headers: &HeaderMap,
-        max_age: u32,
+        cache_control: CacheControl,
         make: F,
     ) -> Result<(Response, Lookup), ApiError>
     where
@@ -118,12 +118,16 @@ impl ReadCache {
         Fut: Future<Output = Result<T, ApiError>>,
     {
         let old = match self.find(key, generation, now_ms) {
-            Found::Fresh(entry) => return Ok((respond(&entry, headers, max_age), Lookup::Hit)),
+            Found::Fresh(entry) => return Ok((respond(&entry, headers, cache_control), Lookup::Hit)),
             Found::Stale(entry) if entry.refreshing.swap(true, Ordering::AcqRel) => {
-                return Ok((respond(&entry, headers, max_age), Lookup::Stale));
+                return Ok((respond(&entry, headers, cache_control), Lookup::Stale));
             }
             Found::Stale(entry) => Some(entry),
-            Found::Nothing => return self.answer_once(key, generation, now_ms, headers, max_age, make).await,
+            Found::Nothing => {
+                return self
+                    .answer_once(key, generation, now_ms, headers, cache_control, make)
+                    .await;
+            }
         };
         let made = self.make(key, generation, now_ms, make).await;
         if let (Err(_), Some(old)) = (&made, old) {
@@ -131,7 +135,7 @@ impl ReadCache {
             old.refreshing.store(false, Ordering::Release);
         }
         let entry = made?;
-        Ok((respond(&entry, headers, max_age), Lookup::Miss))
+        Ok((respond(&entry, headers, cache_control), Lookup::Miss))
     }
 
     /// Nothing kept to give meanwhile: the first reader makes the answer while the
@@ -142,7 +146,7 @@ impl ReadCache {
         generation: u64,
         now_ms: i64,
         headers: &HeaderMap,
-        max_age: u32,
+        cache_control: CacheControl,
         make: F,
     ) -> Result<(Response, Lookup), ApiError>
     where
@@ -181,7 +185,7 @@ impl ReadCache {
             gates.remove(key);
         }
         let (entry, lookup) = made?;
-        Ok((respond(&entry, headers, max_age), lookup))
+        Ok((respond(&entry, headers, cache_control), lookup))
     }
 
     async fn make<T, F, Fut>(&self, key: &str, generation: u64, now_ms: i64, make: F) -> Result<Arc<Entry>, ApiError>
@@ -242,7 +246,7 @@ impl ReadCache {
 }
 
 /// The kept answer in the best encoding the client accepts; 304 when it already has it.
-fn respond(entry: &Entry, headers: &HeaderMap, max_age: u32) -> Response {
+fn respond(entry: &Entry, headers: &HeaderMap, cache_control: CacheControl) -> Response {
     let mut res = if names_etag(headers.get(header::IF_NONE_MATCH), entry.etag.to_str().unwrap_or("")) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
@@ -257,12 +261,28 @@ fn respond(entry: &Entry, headers: &HeaderMap, max_age: u32) -> Response {
         res
     };
     let h = res.headers_mut();
-    h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    h.insert(header::VARY, HeaderValue::from_static("accept-encoding, token"));
     h.insert(header::ETAG, entry.etag.clone());
-    if let Ok(v) = HeaderValue::from_str(&format!("public, max-age={max_age}")) {
-        h.insert(header::CACHE_CONTROL, v);
+    match cache_control {
+        CacheControl::Public { max_age } => {
+            if let Ok(v) = HeaderValue::from_str(&format!("public, max-age={max_age}")) {
+                h.insert(header::CACHE_CONTROL, v);
+            }
+        }
+        CacheControl::Private => {
+            h.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
+        }
     }
     res
+}
+
+/// How clients may keep an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheControl {
+    /// Anyone may keep it this many seconds: it is the same for every reader.
+    Public { max_age: u32 },
+    /// Made for the reader who asked (D270): revalidated each time, kept by nobody else.
+    Private,
 }
 
 /// A body kept with its brotli and gzip encodings, each made once, on first demand.
@@ -322,6 +342,8 @@ fn gzip(data: &[u8]) -> Bytes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const PUBLIC_30: CacheControl = CacheControl::Public { max_age: 30 };
     use http_body_util::BodyExt;
     use std::io::Read;
 
@@ -341,9 +363,14 @@ mod tests {
 
     async fn ask(cache: &ReadCache, generation: u64, now: i64, value: u32) -> (Vec<u8>, Lookup) {
         let (res, lookup) = cache
-            .answer("/api/x?a=1", generation, now, &HeaderMap::new(), 30, || async move {
-                Ok(serde_json::json!({ "v": value }))
-            })
+            .answer(
+                "/api/x?a=1",
+                generation,
+                now,
+                &HeaderMap::new(),
+                PUBLIC_30,
+                || async move { Ok(serde_json::json!({ "v": value })) },
+            )
             .await
             .unwrap();
         (body(res).await, lookup)
@@ -381,7 +408,7 @@ mod tests {
             let cache = cache.clone();
             tokio::spawn(async move {
                 cache
-                    .answer("/api/x?a=1", 2, 10, &HeaderMap::new(), 30, || async move {
+                    .answer("/api/x?a=1", 2, 10, &HeaderMap::new(), PUBLIC_30, || async move {
                         let _ = started.send(());
                         let _ = go.await;
                         Ok(serde_json::json!({ "v": 2 }))
@@ -415,7 +442,7 @@ mod tests {
             let (cache, made) = (cache.clone(), made.clone());
             tokio::spawn(async move {
                 cache
-                    .answer("/cold", 1, 0, &HeaderMap::new(), 30, || async move {
+                    .answer("/cold", 1, 0, &HeaderMap::new(), PUBLIC_30, || async move {
                         made.fetch_add(1, Ordering::SeqCst);
                         let _ = started.send(());
                         let _ = go.await;
@@ -430,7 +457,7 @@ mod tests {
             let (cache, made) = (cache.clone(), made.clone());
             tokio::spawn(async move {
                 cache
-                    .answer("/cold", 1, 0, &HeaderMap::new(), 30, || async move {
+                    .answer("/cold", 1, 0, &HeaderMap::new(), PUBLIC_30, || async move {
                         made.fetch_add(1, Ordering::SeqCst);
                         Ok(2)
                     })
@@ -458,7 +485,7 @@ mod tests {
         let cache = ReadCache::default();
         ask(&cache, 1, 0, 1).await;
         let failed = cache
-            .answer("/api/x?a=1", 2, 1, &HeaderMap::new(), 30, || async {
+            .answer("/api/x?a=1", 2, 1, &HeaderMap::new(), PUBLIC_30, || async {
                 Err::<u8, _>(ApiError::NotFound)
             })
             .await;
@@ -470,7 +497,7 @@ mod tests {
     async fn errors_are_not_kept() {
         let cache = ReadCache::default();
         let failed = cache
-            .answer("/k", 1, 0, &HeaderMap::new(), 30, || async {
+            .answer("/k", 1, 0, &HeaderMap::new(), PUBLIC_30, || async {
                 Err::<u8, _>(ApiError::NotFound)
             })
             .await;
@@ -482,13 +509,23 @@ mod tests {
     async fn encodings_follow_accept_encoding_and_decode_to_the_same_bytes() {
         let cache = ReadCache::default();
         let make = || async { Ok(vec!["Montréal city council"; 200]) };
-        let (plain, _) = cache.answer("/k", 1, 0, &HeaderMap::new(), 30, make).await.unwrap();
+        let (plain, _) = cache
+            .answer("/k", 1, 0, &HeaderMap::new(), PUBLIC_30, make)
+            .await
+            .unwrap();
         let plain = body(plain).await;
 
-        let (res, lookup) = cache.answer("/k", 1, 1, &accept("gzip, br"), 30, make).await.unwrap();
+        let (res, lookup) = cache
+            .answer("/k", 1, 1, &accept("gzip, br"), PUBLIC_30, make)
+            .await
+            .unwrap();
         assert_eq!(lookup, Lookup::Hit);
         assert_eq!(res.headers()[header::CONTENT_ENCODING], "br");
-        assert_eq!(res.headers()[header::VARY], "accept-encoding");
+        assert_eq!(
+            res.headers()[header::VARY],
+            "accept-encoding, token",
+            "D270: a reader's token changes the answer"
+        );
         let packed = body(res).await;
         assert!(packed.len() < plain.len() / 4);
         let mut unpacked = Vec::new();
@@ -498,7 +535,7 @@ mod tests {
         assert_eq!(unpacked, plain);
 
         let (res, _) = cache
-            .answer("/k", 1, 2, &accept("gzip, br;q=0"), 30, make)
+            .answer("/k", 1, 2, &accept("gzip, br;q=0"), PUBLIC_30, make)
             .await
             .unwrap();
         assert_eq!(res.headers()[header::CONTENT_ENCODING], "gzip");
@@ -513,12 +550,15 @@ mod tests {
     async fn if_none_match_with_the_kept_etag_is_304() {
         let cache = ReadCache::default();
         let make = || async { Ok(1) };
-        let (res, _) = cache.answer("/k", 1, 0, &HeaderMap::new(), 30, make).await.unwrap();
+        let (res, _) = cache
+            .answer("/k", 1, 0, &HeaderMap::new(), PUBLIC_30, make)
+            .await
+            .unwrap();
         let etag = res.headers()[header::ETAG].clone();
         assert_eq!(res.headers()[header::CACHE_CONTROL], "public, max-age=30");
         let mut h = HeaderMap::new();
         h.insert(header::IF_NONE_MATCH, etag.clone());
-        let (res, _) = cache.answer("/k", 1, 1, &h, 30, make).await.unwrap();
+        let (res, _) = cache.answer("/k", 1, 1, &h, PUBLIC_30, make).await.unwrap();
         assert_eq!(res.status(), StatusCode::NOT_MODIFIED);
         assert_eq!(res.headers()[header::ETAG], etag);
     }
@@ -529,14 +569,14 @@ mod tests {
         for i in 0..(MAX_ENTRIES + 10) {
             let key = format!("/k{i}");
             cache
-                .answer(&key, 1, 0, &HeaderMap::new(), 30, || async { Ok(1) })
+                .answer(&key, 1, 0, &HeaderMap::new(), PUBLIC_30, || async { Ok(1) })
                 .await
                 .unwrap();
         }
         assert!(cache.len() <= MAX_ENTRIES);
         let long = "/k".repeat(MAX_KEY);
         cache
-            .answer(&long, 1, 0, &HeaderMap::new(), 30, || async { Ok(1) })
+            .answer(&long, 1, 0, &HeaderMap::new(), PUBLIC_30, || async { Ok(1) })
             .await
             .unwrap();
         assert!(matches!(cache.find(&long, 1, 0), Found::Nothing));

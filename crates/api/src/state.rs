@@ -89,6 +89,8 @@ pub struct Inner {
     pub inline_cache: crate::pages::inline_cache::InlineCache,
     /// Whole pages kept the same way (D145).
     pub page_cache: crate::pages::kept::PageCache,
+    /// Readers' blocks, mutes and follows, as public answers apply them (D270).
+    pub reader_views: crate::reader_view::ReaderViews,
     /// The sign-in providers this server is configured for.
     pub providers: crate::auth::providers::Providers,
     pub sign_in_limits: crate::auth::providers::SignInLimits,
@@ -106,6 +108,7 @@ impl AppState {
             read_cache: Default::default(),
             inline_cache: Default::default(),
             page_cache: Default::default(),
+            reader_views: Default::default(),
             providers: crate::auth::providers::Providers::new(config.google.clone(), config.facebook.clone()),
             sign_in_limits: Default::default(),
             config,

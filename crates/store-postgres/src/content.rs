@@ -784,6 +784,7 @@ impl ContentStore for PgStore {
             Listing::Latest => sqlx::query(newest_items!("")),
             Listing::Category(_) => sqlx::query(newest_items!(" AND n.category_id = $6")),
             Listing::Media(_) => sqlx::query(newest_items!(" AND n.media_id = $6")),
+            Listing::Publishers(_) => sqlx::query(newest_items!(" AND n.media_id = ANY($6)")),
             Listing::Ids(_) => sqlx::query(newest_items!(" AND n.news_id = ANY($6)")),
             Listing::Places(_) => sqlx::query(concat!(
                 "SELECT ",
@@ -808,6 +809,7 @@ impl ContentStore for PgStore {
             Listing::Latest => query,
             Listing::Category(c) => query.bind(c.clone()),
             Listing::Media(m) => query.bind(m.0),
+            Listing::Publishers(ids) => query.bind(ids.iter().map(|id| id.0).collect::<Vec<i64>>()),
             Listing::Ids(ids) => query.bind(ids.iter().map(|id| id.0).collect::<Vec<i64>>()),
             Listing::Places(places) => query.bind(places.iter().map(PlaceKey::key).collect::<Vec<_>>()),
         };

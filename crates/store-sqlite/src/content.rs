@@ -461,6 +461,9 @@ impl ContentStore for SqliteStore {
             Listing::Latest => sqlx::query(newest_items!("")),
             Listing::Category(_) => sqlx::query(newest_items!(" AND n.category_id = ?6")),
             Listing::Media(_) => sqlx::query(newest_items!(" AND n.media_id = ?6")),
+            Listing::Publishers(_) => {
+                sqlx::query(newest_items!(" AND n.media_id IN (SELECT value FROM json_each(?6))"))
+            }
             Listing::Ids(_) => sqlx::query(newest_items!(" AND n.news_id IN (SELECT value FROM json_each(?6))")),
             // One index range per place; an item in two of the places appears twice
             // (the caller drops repeats, keyset paging stays exact). The page's keys are
@@ -481,6 +484,7 @@ impl ContentStore for SqliteStore {
             Listing::Latest => query,
             Listing::Category(c) => query.bind(c.clone()),
             Listing::Media(m) => query.bind(m.0),
+            Listing::Publishers(ids) => query.bind(serde_json::to_string(ids).unwrap_or_else(|_| "[]".into())),
             Listing::Ids(ids) => query.bind(serde_json::to_string(ids).unwrap_or_else(|_| "[]".into())),
             Listing::Places(places) if places.len() == 1 => query.bind(places[0].key()),
             Listing::Places(places) => query.bind(keys_json(places)),

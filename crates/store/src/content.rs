@@ -280,6 +280,8 @@ pub enum Listing {
     Places(Vec<PlaceKey>),
     Category(String),
     Media(MediaId),
+    /// Items of any of these publishers (a reader's Following feed).
+    Publishers(Vec<MediaId>),
     Ids(Vec<NewsId>),
 }
 

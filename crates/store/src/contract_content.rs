@@ -363,6 +363,21 @@ pub async fn lists_filter_by_language_country_category_and_publisher(store: &dyn
         .await
         .unwrap();
     assert_eq!(by_media.len(), 1);
+    let by_publishers = store
+        .list_news(&Listing::Publishers(vec![us, ca]), &ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(by_publishers.len(), 3, "every item of either publisher, newest first");
+    let only_us = store
+        .list_news(&Listing::Publishers(vec![us]), &ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert!(only_us.len() == 2 && only_us.iter().all(|r| r.media_id == us));
+    let none = store
+        .list_news(&Listing::Publishers(vec![]), &ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert!(none.is_empty(), "no publishers, no items");
     let picked = store
         .list_news(
             &Listing::Ids(vec![all[2].news_id, all[0].news_id]),

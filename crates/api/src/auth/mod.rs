@@ -181,6 +181,8 @@ pub async fn finish_sign_in(
         SignInOutcome::Refused(_) => return Err(Failure::SessionGone),
         SignInOutcome::Upgraded(user) | SignInOutcome::SignedIn(user) | SignInOutcome::Merged { user, .. } => user,
     };
+    // A merge brought the guest's blocks, mutes and follows into the account (D270).
+    state.reader_views.forget(UserId(user.id));
     let secret = new_secret();
     let session_id = state
         .store

@@ -1,12 +1,13 @@
 //! `GET /api/news/detail`: one item with its content, publisher, story and more from
 //! its place.
 
-use super::cached::{DETAIL_MAX_AGE, RawQuery, kept};
+use super::cached::{DETAIL_MAX_AGE, RawQuery, kept, request_view};
 use super::paging::{OncePerPage, items};
 use super::params::{lang_filter, whole_number};
 use crate::envelope::ApiError;
 use crate::geo_api::Params;
 use crate::news_json::{MediaDoc, NewsItem};
+use crate::reader_view::ReaderView;
 use crate::state::{AppState, now_ms};
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
@@ -26,9 +27,9 @@ pub struct NewsDetail {
     /// With its content.
     pub news: NewsItem,
     pub media: MediaDoc,
-    /// Other items of the same story, newest first.
+    /// Other items of the same story, newest first (none the reader blocked or muted).
     pub cluster: Vec<NewsItem>,
-    /// Up to 6 more from the same place.
+    /// Up to 6 more from the same place (none the reader blocked or muted).
     pub related: Vec<NewsItem>,
 }
 
@@ -52,13 +53,18 @@ impl DetailParams {
     }
 }
 
-/// `GET /api/news/detail`'s data.
-pub async fn detail(state: &AppState, p: &DetailParams, now: i64) -> Result<NewsDetail, ApiError> {
+/// `GET /api/news/detail`'s data, as the reader's view shows it (D270): the story itself
+/// is shown even from a blocked publisher (the reader opened it), its story and related
+/// stories leave out what the view hides.
+pub async fn detail(state: &AppState, p: &DetailParams, now: i64, view: &ReaderView) -> Result<NewsDetail, ApiError> {
     let news_id = p.news_id;
     let lang = p.lang.unwrap_or(Locale::DEFAULT);
     let row = state.store.news(news_id).await?.ok_or(ApiError::NotFound)?;
     let media: MediaDoc = match state.store.media(row.media_id).await? {
-        Some(m) => m.into(),
+        Some(m) => MediaDoc {
+            follow_status: view.follow_status(m.media_id),
+            ..m.into()
+        },
         None => MediaDoc {
             media_id: row.media_id,
             name: row.media_name.clone(),
@@ -80,7 +86,9 @@ pub async fn detail(state: &AppState, p: &DetailParams, now: i64) -> Result<News
     let cluster_id = row.cluster_id;
     let cluster = if cluster_id != ClusterId(0) && row.cluster.size > 1 {
         let rows = state.store.cluster_items(cluster_id, CLUSTER_MAX + 1).await?;
-        rows.into_iter().filter(|r| r.news_id != news_id).collect()
+        rows.into_iter()
+            .filter(|r| r.news_id != news_id && !view.hides(r))
+            .collect()
     } else {
         Vec::new()
     };
@@ -92,7 +100,12 @@ pub async fn detail(state: &AppState, p: &DetailParams, now: i64) -> Result<News
     let related = match place {
         None => Vec::new(),
         Some(city) => {
-            let limit = RELATED_MAX as i64 * 3 + row.cluster.size.clamp(0, 30);
+            let hidden_extra = if view.hides_nothing() {
+                0
+            } else {
+                RELATED_MAX as i64 * 4
+            };
+            let limit = RELATED_MAX as i64 * 3 + row.cluster.size.clamp(0, 30) + hidden_extra;
             let rows = state
                 .store
                 .list_news(
@@ -105,16 +118,20 @@ pub async fn detail(state: &AppState, p: &DetailParams, now: i64) -> Result<News
             let mut once = OncePerPage::default();
             rows.into_iter()
                 .filter(|r| r.news_id != news_id && (cluster_id == ClusterId(0) || r.cluster_id != cluster_id))
+                .filter(|r| !view.hides(r))
                 .filter(|r| once.first(r, true))
                 .take(RELATED_MAX)
                 .collect()
         }
     };
     Ok(NewsDetail {
-        news: NewsItem::from_row(row, lang, now),
+        news: NewsItem {
+            media_follow: media.follow_status,
+            ..NewsItem::from_row(row, lang, now)
+        },
         media,
-        cluster: items(cluster, lang, now),
-        related: items(related, lang, now),
+        cluster: items(cluster, lang, now, view),
+        related: items(related, lang, now, view),
     })
 }
 
@@ -130,8 +147,9 @@ pub async fn detail_handler(
     headers: HeaderMap,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    kept(&state, &uri, &headers, DETAIL_MAX_AGE, || async {
-        detail(&state, &DetailParams::parse(&Params::new(query)?)?, now_ms()).await
+    let view = request_view(&state, &headers).await;
+    kept(&state, &uri, &headers, &view, DETAIL_MAX_AGE, || async {
+        detail(&state, &DetailParams::parse(&Params::new(query)?)?, now_ms(), &view).await
     })
     .await
 }

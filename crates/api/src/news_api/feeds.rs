@@ -1,14 +1,15 @@
 //! `GET /api/news/feed`: news by channel (local, latest, top, category, location,
 //! media, special).
 
-use super::cached::{LIST_MAX_AGE, RawQuery, kept};
+use super::cached::{LIST_MAX_AGE, RawQuery, kept, request_view};
 use super::feed_page::{AreaId, AreaRef, FeedContext, FeedPage, SpecialDoc};
 use super::local::local_feed;
-use super::paging::{items, keyset_page, keyset_token, offset_page};
+use super::paging::{items, keyset_page, keyset_token, offset_limit, offset_page};
 use super::params::{Common, category_param, optional_whole_number, present, query_terms, whole_number};
 use crate::envelope::ApiError;
 use crate::geo_api::{Params, bad};
-use crate::news_json::{PLAIN, PageToken};
+use crate::news_json::{MediaDoc, PLAIN, PageToken};
+use crate::reader_view::ReaderView;
 use crate::state::{AppState, now_ms};
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
@@ -75,11 +76,12 @@ async fn plain_feed(
     c: &Common,
     context: FeedContext,
     now: i64,
+    view: &ReaderView,
 ) -> Result<FeedPage, ApiError> {
     let after = c.after(&[PLAIN])?.map(|(_, a)| a);
-    let (rows, next) = keyset_page(state, &listing, &c.filter(), after, c.size).await?;
+    let (rows, next) = keyset_page(state, &listing, &c.filter(), after, c.size, view).await?;
     Ok(FeedPage {
-        list: items(rows, c.names(), now),
+        list: items(rows, c.names(), now, view),
         next_page_token: keyset_token(PLAIN, next),
         context,
     })
@@ -188,14 +190,14 @@ impl FeedParams {
     }
 }
 
-/// `GET /api/news/feed`'s data.
-pub async fn feed(state: &AppState, p: &FeedParams, now: i64) -> Result<FeedPage, ApiError> {
+/// `GET /api/news/feed`'s data, as the reader's view shows it (D270).
+pub async fn feed(state: &AppState, p: &FeedParams, now: i64, view: &ReaderView) -> Result<FeedPage, ApiError> {
     let c = p.common();
     let lang = c.names();
     let filter = c.filter();
-    let plain = |listing: Listing, context: FeedContext| plain_feed(state, listing, &c, context, now);
+    let plain = |listing: Listing, context: FeedContext| plain_feed(state, listing, &c, context, now, view);
     match p.channel {
-        Channel::Local => local_feed(state, p.city_id, &c, now).await,
+        Channel::Local => local_feed(state, p.city_id, &c, now, view).await,
         Channel::Latest => plain(Listing::Latest, FeedContext::default()).await,
         Channel::Category => {
             let category = present(p.category, "category")?;
@@ -213,7 +215,10 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64) -> Result<FeedPage
             let media_id = present(p.media_id, "media_id")?;
             let media = state.store.media(media_id).await?.ok_or(ApiError::NotFound)?;
             let context = FeedContext {
-                media: Some(media.into()),
+                media: Some(MediaDoc {
+                    follow_status: view.follow_status(media_id),
+                    ..media.into()
+                }),
                 ..FeedContext::default()
             };
             plain(Listing::Media(media_id), context).await
@@ -241,10 +246,13 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64) -> Result<FeedPage
                 filter,
                 ..SearchQuery::default()
             };
-            let rows = state.store.search_news(&query, offset, c.size as i64 + 1).await?;
-            let (rows, next_page_token) = offset_page(rows, offset, c.size, true);
+            let rows = state
+                .store
+                .search_news(&query, offset, offset_limit(c.size, view))
+                .await?;
+            let (rows, next_page_token) = offset_page(rows, offset, c.size, true, view);
             Ok(FeedPage {
-                list: items(rows, lang, now),
+                list: items(rows, lang, now, view),
                 next_page_token,
                 context,
             })
@@ -253,11 +261,11 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64) -> Result<FeedPage
             let offset = c.offset()?;
             let rows = state
                 .store
-                .top_news(&filter, now - TOP_WINDOW_MS, offset, c.size as i64 + 1)
+                .top_news(&filter, now - TOP_WINDOW_MS, offset, offset_limit(c.size, view))
                 .await?;
-            let (rows, next_page_token) = offset_page(rows, offset, c.size, true);
+            let (rows, next_page_token) = offset_page(rows, offset, c.size, true, view);
             Ok(FeedPage {
-                list: items(rows, lang, now),
+                list: items(rows, lang, now, view),
                 next_page_token,
                 context: FeedContext::default(),
             })
@@ -277,8 +285,9 @@ pub async fn feed_handler(
     headers: HeaderMap,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    kept(&state, &uri, &headers, LIST_MAX_AGE, || async {
-        feed(&state, &FeedParams::parse(&Params::new(query)?)?, now_ms()).await
+    let view = request_view(&state, &headers).await;
+    kept(&state, &uri, &headers, &view, LIST_MAX_AGE, || async {
+        feed(&state, &FeedParams::parse(&Params::new(query)?)?, now_ms(), &view).await
     })
     .await
 }

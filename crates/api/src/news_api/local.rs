@@ -6,6 +6,7 @@ use super::paging::{items, keyset_page, keyset_token};
 use super::params::{Common, bad_token};
 use crate::envelope::ApiError;
 use crate::geo_api::CityDoc;
+use crate::reader_view::ReaderView;
 use crate::state::AppState;
 use domain::geo::Country;
 use domain::locale::Locale;
@@ -130,6 +131,7 @@ pub(super) async fn local_feed(
     city_id: Option<i64>,
     c: &Common,
     now: i64,
+    view: &ReaderView,
 ) -> Result<FeedPage, ApiError> {
     let city = local_city(city_id, c)?;
     let filter = c.filter();
@@ -137,7 +139,7 @@ pub(super) async fn local_feed(
         Some((letter, after)) => {
             let scope = Scope::from_letter(letter).ok_or_else(bad_token)?;
             let places = scope_places(state, city, scope, now).await;
-            let (rows, next) = keyset_page(state, &Listing::Places(places), &filter, Some(after), c.size).await?;
+            let (rows, next) = keyset_page(state, &Listing::Places(places), &filter, Some(after), c.size, view).await?;
             (scope, rows, next)
         }
         None => {
@@ -148,7 +150,7 @@ pub(super) async fn local_feed(
                 if scope == Scope::Nearby && places.len() == 1 {
                     continue; // nothing nearby: the same list as the city's
                 }
-                let (rows, next) = keyset_page(state, &Listing::Places(places), &filter, None, c.size).await?;
+                let (rows, next) = keyset_page(state, &Listing::Places(places), &filter, None, c.size, view).await?;
                 let done = rows.len() >= enough || scope == Scope::Country;
                 found = Some((scope, rows, next));
                 if done {
@@ -160,7 +162,7 @@ pub(super) async fn local_feed(
     };
     let lang = c.names();
     Ok(FeedPage {
-        list: items(rows, lang, now),
+        list: items(rows, lang, now, view),
         next_page_token: keyset_token(scope.letter(), next),
         context: FeedContext {
             scope: Some(scope.name()),

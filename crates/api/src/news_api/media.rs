@@ -1,10 +1,11 @@
 //! `GET /api/media/detail`: one publisher (SPEC §3 Media source).
 
-use super::cached::{DETAIL_MAX_AGE, RawQuery, kept};
+use super::cached::{DETAIL_MAX_AGE, RawQuery, kept, request_view};
 use super::params::whole_number;
 use crate::envelope::ApiError;
 use crate::geo_api::Params;
 use crate::news_json::MediaDoc;
+use crate::reader_view::ReaderView;
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
@@ -28,9 +29,14 @@ impl MediaParams {
     }
 }
 
-/// `GET /api/media/detail`'s data.
-pub async fn media_detail(state: &AppState, p: &MediaParams) -> Result<MediaDoc, ApiError> {
-    Ok(state.store.media(p.media_id).await?.ok_or(ApiError::NotFound)?.into())
+/// `GET /api/media/detail`'s data, with whether the reader follows it. A blocked
+/// publisher still answers: its page is where the reader can unblock it (D270).
+pub async fn media_detail(state: &AppState, p: &MediaParams, view: &ReaderView) -> Result<MediaDoc, ApiError> {
+    let media = state.store.media(p.media_id).await?.ok_or(ApiError::NotFound)?;
+    Ok(MediaDoc {
+        follow_status: view.follow_status(p.media_id),
+        ..media.into()
+    })
 }
 
 /// One publisher (SPEC §3 Media source).
@@ -45,8 +51,9 @@ pub async fn media_handler(
     headers: HeaderMap,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    kept(&state, &uri, &headers, DETAIL_MAX_AGE, || async {
-        media_detail(&state, &MediaParams::parse(&Params::new(query)?)?).await
+    let view = request_view(&state, &headers).await;
+    kept(&state, &uri, &headers, &view, DETAIL_MAX_AGE, || async {
+        media_detail(&state, &MediaParams::parse(&Params::new(query)?)?, &view).await
     })
     .await
 }

@@ -16,5 +16,6 @@ pub mod local;
 pub mod media;
 pub mod paging;
 pub mod params;
+pub mod personal;
 pub mod publisher_cities;
 pub mod search;

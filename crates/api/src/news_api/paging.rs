@@ -3,6 +3,7 @@
 
 use crate::envelope::ApiError;
 use crate::news_json::{MAX_OFFSET, NewsItem, PageToken};
+use crate::reader_view::ReaderView;
 use crate::state::AppState;
 use domain::locale::Locale;
 use std::collections::HashSet;
@@ -31,29 +32,65 @@ fn key(row: &NewsRow) -> After {
     }
 }
 
-/// One page of a newest-first list with each story once: up to `size` rows, and where
-/// the next page starts (the last row consumed) when more follow.
-pub(super) async fn keyset_page(
+/// How many batches a newest-first page reads at most before it is given short (with a
+/// token to go on): more for a reader whose blocks and mutes hide rows (D270).
+fn max_batches(view: &ReaderView) -> usize {
+    if view.hides_nothing() { 4 } else { 8 }
+}
+
+/// One page of a newest-first list with each story once and nothing the reader's view
+/// hides: up to `size` rows, and where the next page starts (the last row consumed) when
+/// more follow.
+pub(crate) async fn keyset_page(
     state: &AppState,
     listing: &Listing,
     filter: &ListFilter,
     after: Option<After>,
     size: usize,
+    view: &ReaderView,
 ) -> Result<(Vec<NewsRow>, Option<After>), ApiError> {
     // Rows of a story already shown are skipped, so read ahead a little.
-    let batch = size * 2 + 1;
+    let reading = Reading {
+        batch: size * 2 + 1,
+        batches: max_batches(view),
+    };
+    keyset_page_where(state, listing, filter, after, size, view, reading, |_| true).await
+}
+
+/// How a newest-first page reads its list: rows per read, and reads at most.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reading {
+    pub batch: usize,
+    pub batches: usize,
+}
+
+/// [`keyset_page`] of the rows `keep` accepts (a reader's topics, D271).
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn keyset_page_where(
+    state: &AppState,
+    listing: &Listing,
+    filter: &ListFilter,
+    after: Option<After>,
+    size: usize,
+    view: &ReaderView,
+    reading: Reading,
+    keep: impl Fn(&NewsRow) -> bool,
+) -> Result<(Vec<NewsRow>, Option<After>), ApiError> {
     let mut out = Vec::with_capacity(size);
     let mut once = OncePerPage::default();
     let mut cursor = after;
-    for _ in 0..4 {
-        let rows = state.store.list_news(listing, filter, cursor, batch as i64).await?;
-        let full = rows.len() == batch;
+    for _ in 0..reading.batches {
+        let rows = state
+            .store
+            .list_news(listing, filter, cursor, reading.batch as i64)
+            .await?;
+        let full = rows.len() == reading.batch;
         for row in rows {
             if out.len() == size {
                 return Ok((out, cursor));
             }
             cursor = Some(key(&row));
-            if once.first(&row, true) {
+            if keep(&row) && !view.hides(&row) && once.first(&row, true) {
                 out.push(row);
             }
         }
@@ -64,36 +101,61 @@ pub(super) async fn keyset_page(
     Ok((out, cursor))
 }
 
-/// A ranked page read with one row of look-ahead: (rows, the next offset if more follow).
+/// How many rows to read for a ranked page of `size`: one of look-ahead, and for a reader
+/// whose view hides rows, two pages more to fill in for them (D270).
+pub(crate) fn offset_limit(size: usize, view: &ReaderView) -> i64 {
+    let extra = if view.hides_nothing() { 0 } else { size * 2 };
+    (size + 1 + extra) as i64
+}
+
+/// A ranked page read at `offset` with [`offset_limit`] rows: the first `size` rows the view
+/// does not hide, and the next offset (after the last row consumed) if more follow.
 pub(super) fn offset_page(
-    mut rows: Vec<NewsRow>,
+    rows: Vec<NewsRow>,
     offset: i64,
     size: usize,
     by_cluster: bool,
+    view: &ReaderView,
 ) -> (Vec<NewsRow>, String) {
-    let more = rows.len() > size;
-    rows.truncate(size);
-    let next = offset + size as i64;
+    let read = rows.len();
+    let mut consumed = 0;
+    let mut out = Vec::with_capacity(size);
     let mut once = OncePerPage::default();
-    rows.retain(|r| once.first(r, by_cluster));
+    for row in rows {
+        // Without a view this is the first `size` rows, repeats dropped (as before D270).
+        if consumed == size && view.hides_nothing() || out.len() == size {
+            break;
+        }
+        consumed += 1;
+        if !view.hides(&row) && once.first(&row, by_cluster) {
+            out.push(row);
+        }
+    }
+    let more = read > consumed;
+    let next = offset + consumed as i64;
     let token = if more && next <= MAX_OFFSET {
         PageToken::Offset(next).encode()
     } else {
         String::new()
     };
-    (rows, token)
+    (out, token)
 }
 
-pub(super) fn items(rows: Vec<NewsRow>, lang: Locale, now: i64) -> Vec<NewsItem> {
+/// The cards of a page, marked with the publishers the reader follows.
+pub(crate) fn items(rows: Vec<NewsRow>, lang: Locale, now: i64, view: &ReaderView) -> Vec<NewsItem> {
     rows.into_iter()
         .map(|mut r| {
             r.content.clear();
-            NewsItem::from_row(r, lang, now)
+            let follow = view.follow_status(r.media_id);
+            NewsItem {
+                media_follow: follow,
+                ..NewsItem::from_row(r, lang, now)
+            }
         })
         .collect()
 }
 
-pub(super) fn keyset_token(scope: char, next: Option<After>) -> String {
+pub(crate) fn keyset_token(scope: char, next: Option<After>) -> String {
     next.map(|after| PageToken::Keyset { scope, after }.encode())
         .unwrap_or_default()
 }

@@ -1,12 +1,13 @@
 //! `GET /api/search/news` and `GET /api/search/media`: full-text news search and
 //! publishers by name.
 
-use super::cached::{LIST_MAX_AGE, RawQuery, kept};
-use super::paging::{items, offset_page};
+use super::cached::{LIST_MAX_AGE, RawQuery, kept, request_view};
+use super::paging::{items, offset_limit, offset_page};
 use super::params::{Common, category_param, optional_whole_number, page_size, page_token, query_param, query_terms};
 use crate::envelope::ApiError;
 use crate::geo_api::{Params, bad};
 use crate::news_json::{MAX_OFFSET, MediaDoc, NewsItem, PageToken};
+use crate::reader_view::ReaderView;
 use crate::state::{AppState, now_ms};
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
@@ -93,8 +94,13 @@ impl SearchNewsParams {
     }
 }
 
-/// `GET /api/search/news`'s data.
-pub async fn search_news(state: &AppState, p: &SearchNewsParams, now: i64) -> Result<SearchNewsPage, ApiError> {
+/// `GET /api/search/news`'s data, without what the reader's view hides (D270).
+pub async fn search_news(
+    state: &AppState,
+    p: &SearchNewsParams,
+    now: i64,
+    view: &ReaderView,
+) -> Result<SearchNewsPage, ApiError> {
     let c = Common {
         lang: p.lang,
         country: p.country,
@@ -113,11 +119,14 @@ pub async fn search_news(state: &AppState, p: &SearchNewsParams, now: i64) -> Re
     let rows = if terms.is_empty() {
         Vec::new()
     } else {
-        state.store.search_news(&query, offset, c.size as i64 + 1).await?
+        state
+            .store
+            .search_news(&query, offset, offset_limit(c.size, view))
+            .await?
     };
-    let (rows, next_page_token) = offset_page(rows, offset, c.size, false);
+    let (rows, next_page_token) = offset_page(rows, offset, c.size, false, view);
     Ok(SearchNewsPage {
-        list: items(rows, c.names(), now),
+        list: items(rows, c.names(), now, view),
         next_page_token,
         terms,
     })
@@ -147,8 +156,8 @@ impl SearchMediaParams {
     }
 }
 
-/// `GET /api/search/media`'s data.
-pub async fn search_media(state: &AppState, p: &SearchMediaParams) -> Result<MediaPage, ApiError> {
+/// `GET /api/search/media`'s data: publishers the reader blocked are left out (D270).
+pub async fn search_media(state: &AppState, p: &SearchMediaParams, view: &ReaderView) -> Result<MediaPage, ApiError> {
     let c = Common {
         lang: None,
         country: None,
@@ -157,16 +166,33 @@ pub async fn search_media(state: &AppState, p: &SearchMediaParams) -> Result<Med
     };
     let offset = c.offset()?;
     let folded = fold(&p.q);
-    let mut rows = if folded.is_empty() {
+    let rows = if folded.is_empty() {
         Vec::new()
     } else {
-        state.store.search_media(&folded, offset, c.size as i64 + 1).await?
+        state
+            .store
+            .search_media(&folded, offset, offset_limit(c.size, view))
+            .await?
     };
-    let more = rows.len() > c.size;
-    rows.truncate(c.size);
-    let next = offset + c.size as i64;
+    let read = rows.len();
+    let mut consumed = 0;
+    let mut list = Vec::with_capacity(c.size);
+    for m in rows {
+        if list.len() == c.size {
+            break;
+        }
+        consumed += 1;
+        if !view.blocks(m.media_id) {
+            list.push(MediaDoc {
+                follow_status: view.follow_status(m.media_id),
+                ..m.into()
+            });
+        }
+    }
+    let more = read > consumed;
+    let next = offset + consumed as i64;
     Ok(MediaPage {
-        list: rows.into_iter().map(MediaDoc::from).collect(),
+        list,
         next_page_token: if more && next <= MAX_OFFSET {
             PageToken::Offset(next).encode()
         } else {
@@ -186,8 +212,9 @@ pub async fn search_news_handler(
     headers: HeaderMap,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    kept(&state, &uri, &headers, LIST_MAX_AGE, || async {
-        search_news(&state, &SearchNewsParams::parse(&Params::new(query)?)?, now_ms()).await
+    let view = request_view(&state, &headers).await;
+    kept(&state, &uri, &headers, &view, LIST_MAX_AGE, || async {
+        search_news(&state, &SearchNewsParams::parse(&Params::new(query)?)?, now_ms(), &view).await
     })
     .await
 }
@@ -203,8 +230,9 @@ pub async fn search_media_handler(
     headers: HeaderMap,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    kept(&state, &uri, &headers, LIST_MAX_AGE, || async {
-        search_media(&state, &SearchMediaParams::parse(&Params::new(query)?)?).await
+    let view = request_view(&state, &headers).await;
+    kept(&state, &uri, &headers, &view, LIST_MAX_AGE, || async {
+        search_media(&state, &SearchMediaParams::parse(&Params::new(query)?)?, &view).await
     })
     .await
 }

@@ -15,6 +15,7 @@ use crate::news_api::categories::CategoriesParams;
 use crate::news_api::detail::DetailParams;
 use crate::news_api::feeds::FeedParams;
 use crate::news_api::search::{SearchMediaParams, SearchNewsParams};
+use crate::reader_view::ReaderView;
 use crate::state::AppState;
 use axum::http::HeaderMap;
 use domain::geo::Country;
@@ -92,37 +93,40 @@ pub struct PageData {
     pub canonical_rest: Option<String>,
 }
 
-/// Run one call as the API would (kept briefly: [`InlineCache`](super::inline_cache::InlineCache)).
-pub async fn run(state: &AppState, call: &Call, now: i64) -> Result<Value, ApiError> {
-    let key = format!("{}?{:?}", call.path, call.params);
+/// Run one call as the API would for the reader's view (kept briefly:
+/// [`InlineCache`](super::inline_cache::InlineCache), per view as the API's answers, D270).
+pub async fn run(state: &AppState, call: &Call, now: i64, view: &ReaderView) -> Result<Value, ApiError> {
+    let key = format!("{}?{:?}\n{}", call.path, call.params, view.fingerprint());
     let generation = state.store.content_generation();
     if let Some(value) = state.inline_cache.get(&key, generation, now) {
         return Ok(Value::clone(&value));
     }
-    let value = run_uncached(state, call, now).await?;
+    let value = run_uncached(state, call, now, view).await?;
     state.inline_cache.put(key, generation, now, Arc::new(value.clone()));
     Ok(value)
 }
 
-async fn run_uncached(state: &AppState, call: &Call, now: i64) -> Result<Value, ApiError> {
+async fn run_uncached(state: &AppState, call: &Call, now: i64, view: &ReaderView) -> Result<Value, ApiError> {
     let params = Params::from_pairs(call.params.clone());
     let value = match call.path {
-        FEED => serde_json::to_value(news_api::feeds::feed(state, &FeedParams::parse(&params)?, now).await?),
-        DETAIL => serde_json::to_value(news_api::detail::detail(state, &DetailParams::parse(&params)?, now).await?),
+        FEED => serde_json::to_value(news_api::feeds::feed(state, &FeedParams::parse(&params)?, now, view).await?),
+        DETAIL => {
+            serde_json::to_value(news_api::detail::detail(state, &DetailParams::parse(&params)?, now, view).await?)
+        }
         CATEGORIES => serde_json::to_value(news_api::categories::categories(&CategoriesParams::parse(&params)?)),
-        SEARCH_NEWS => {
-            serde_json::to_value(news_api::search::search_news(state, &SearchNewsParams::parse(&params)?, now).await?)
-        }
-        SEARCH_MEDIA => {
-            serde_json::to_value(news_api::search::search_media(state, &SearchMediaParams::parse(&params)?).await?)
-        }
+        SEARCH_NEWS => serde_json::to_value(
+            news_api::search::search_news(state, &SearchNewsParams::parse(&params)?, now, view).await?,
+        ),
+        SEARCH_MEDIA => serde_json::to_value(
+            news_api::search::search_media(state, &SearchMediaParams::parse(&params)?, view).await?,
+        ),
         other => return Err(ApiError::Internal(format!("no inline call for {other}"))),
     };
     value.map_err(|e| ApiError::Internal(e.to_string()))
 }
 
-async fn answered(state: &AppState, call: Call, now: i64) -> Option<(Call, Value)> {
-    match run(state, &call, now).await {
+async fn answered(state: &AppState, call: Call, now: i64, view: &ReaderView) -> Option<(Call, Value)> {
+    match run(state, &call, now, view).await {
         Ok(data) => Some((call, data)),
         Err(ApiError::Internal(cause)) => {
             tracing::warn!(%cause, path = call.path, "inline payload call failed");
@@ -234,7 +238,7 @@ fn article_of(data: &Value) -> Article {
 }
 
 /// The story page for `news_id` (None: not a story id at all).
-async fn story(state: &AppState, news_id: Option<NewsId>, now: i64) -> PageData {
+async fn story(state: &AppState, news_id: Option<NewsId>, now: i64, view: &ReaderView) -> PageData {
     let missing = PageData {
         missing_article: true,
         ..PageData::default()
@@ -243,7 +247,7 @@ async fn story(state: &AppState, news_id: Option<NewsId>, now: i64) -> PageData 
         return missing;
     };
     let call = Call::new(DETAIL, &[("news_id", id.to_string())]);
-    match run(state, &call, now).await {
+    match run(state, &call, now, view).await {
         Ok(data) => {
             let article = article_of(&data);
             PageData {
@@ -269,13 +273,13 @@ fn feed_call(channel: &str, more: &[(&str, String)]) -> Call {
 }
 
 /// A page with one feed and, for the reader's feeds, the category tabs.
-async fn feed_page(state: &AppState, call: Call, categories: Option<Call>, now: i64) -> PageData {
+async fn feed_page(state: &AppState, call: Call, categories: Option<Call>, now: i64, view: &ReaderView) -> PageData {
     let mut page = PageData {
-        main: answered(state, call, now).await,
+        main: answered(state, call, now, view).await,
         ..PageData::default()
     };
     if let Some(c) = categories
-        && let Some(done) = answered(state, c, now).await
+        && let Some(done) = answered(state, c, now, view).await
     {
         page.extra.push(done);
     }
@@ -305,6 +309,7 @@ pub async fn page_data(
     m: &RouteMatch,
     query: Option<&str>,
     now: i64,
+    view: &ReaderView,
 ) -> PageData {
     let locale = r.locale;
     let lang = locale.code().to_string();
@@ -324,11 +329,11 @@ pub async fn page_data(
                 "local",
                 &scoped(&[("city_id", city), ("size", home_section_size().to_string())]),
             );
-            let mut page = feed_page(state, local, None, now).await;
+            let mut page = feed_page(state, local, None, now, view).await;
             let top = feed_call("top", &scoped(&[("size", home_section_size().to_string())]));
             let latest = feed_call("latest", &scoped(&[]));
             for call in [top, latest, categories()] {
-                if let Some(done) = answered(state, call, now).await {
+                if let Some(done) = answered(state, call, now, view).await {
                     page.extra.push(done);
                 }
             }
@@ -336,7 +341,14 @@ pub async fn page_data(
         }
         "local" => {
             let city = reader_city_id(r, headers).to_string();
-            feed_page(state, feed_call("local", &scoped(&[("city_id", city)])), None, now).await
+            feed_page(
+                state,
+                feed_call("local", &scoped(&[("city_id", city)])),
+                None,
+                now,
+                view,
+            )
+            .await
         }
         "local-city" => {
             let Some(id) = city_from_slug(param(m, "local"), locale) else {
@@ -347,6 +359,7 @@ pub async fn page_data(
                 feed_call("local", &scoped(&[("city_id", id.to_string())])),
                 None,
                 now,
+                view,
             )
             .await;
             if let Some(city) = geo::by_id(CityId(id)) {
@@ -354,21 +367,21 @@ pub async fn page_data(
             }
             page
         }
-        "latest" => feed_page(state, feed_call("latest", &scoped(&[])), Some(categories()), now).await,
-        "top-news" => feed_page(state, feed_call("top", &scoped(&[])), Some(categories()), now).await,
+        "latest" => feed_page(state, feed_call("latest", &scoped(&[])), Some(categories()), now, view).await,
+        "top-news" => feed_page(state, feed_call("top", &scoped(&[])), Some(categories()), now, view).await,
         "category" => {
             let category = param(m, "category");
             let Some(name) = news_api::categories::category_name(category, locale) else {
                 return PageData::default();
             };
             let call = feed_call("category", &scoped(&[("category", category.to_string())]));
-            let mut page = feed_page(state, call, Some(categories()), now).await;
+            let mut page = feed_page(state, call, Some(categories()), now, view).await;
             page.title = Some(name.to_string());
             page
         }
         "location" => {
             let call = feed_call("location", &[("location", param(m, "location").to_string())]);
-            let mut page = feed_page(state, call, None, now).await;
+            let mut page = feed_page(state, call, None, now, view).await;
             if let Some((_, data)) = &page.main {
                 page.title = data["context"]["area"]["name"].as_str().map(str::to_string);
             }
@@ -376,7 +389,7 @@ pub async fn page_data(
         }
         "media" => {
             let call = feed_call("media", &[("media_id", param(m, "media").to_string())]);
-            let mut page = feed_page(state, call, None, now).await;
+            let mut page = feed_page(state, call, None, now, view).await;
             if let Some((_, data)) = &page.main {
                 let media = &data["context"]["media"];
                 page.title = media["name"].as_str().map(str::to_string);
@@ -386,7 +399,7 @@ pub async fn page_data(
         }
         "special" => {
             let call = feed_call("special", &[("special", param(m, "special").to_string())]);
-            let mut page = feed_page(state, call, None, now).await;
+            let mut page = feed_page(state, call, None, now, view).await;
             if let Some((_, data)) = &page.main {
                 let special = &data["context"]["special"];
                 page.title = special["title"].as_str().map(str::to_string);
@@ -402,11 +415,11 @@ pub async fn page_data(
             let id = (id.len() <= 18 && id.bytes().all(|b| b.is_ascii_digit()))
                 .then(|| id.parse().ok().map(NewsId))
                 .flatten();
-            story(state, id, now).await
+            story(state, id, now, view).await
         }
         "share" => {
             let id = shared_news_id(param(m, "path"));
-            let mut page = story(state, id, now).await;
+            let mut page = story(state, id, now, view).await;
             if let Some(id) = id.filter(|_| page.article.is_some()) {
                 page.canonical_rest = Some(format!("/article/{id}"));
             }
@@ -427,7 +440,7 @@ pub async fn page_data(
                     ("category", q("category")),
                 ],
             );
-            feed_page(state, call, None, now).await
+            feed_page(state, call, None, now, view).await
         }
         "search-media" => {
             let text = q("q");
@@ -439,6 +452,7 @@ pub async fn page_data(
                 Call::new(SEARCH_MEDIA, &[("q", text.trim().to_string())]),
                 None,
                 now,
+                view,
             )
             .await
         }

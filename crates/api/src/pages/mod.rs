@@ -14,8 +14,10 @@ pub mod shell;
 
 use crate::assets;
 use crate::i18n::{t, t_with};
+use crate::reader_view::ReaderView;
 use crate::session::parse_token;
 use crate::state::{AppState, now_ms};
+use crate::viewer::view_for;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -87,12 +89,22 @@ pub(crate) fn base_url(state: &AppState, headers: &HeaderMap) -> String {
     format!("http://{host}")
 }
 
+/// The session token of the `token` app-settings cookie, decoded.
+fn token_cookie(headers: &HeaderMap) -> Option<String> {
+    let token = cookie(headers, TOKEN_COOKIE).filter(|t| !t.is_empty() && t.len() <= 256)?;
+    Some(percent_decode_str(token).decode_utf8_lossy().into_owned())
+}
+
+/// The view of the reader whose `token` cookie came with the page (D270).
+async fn page_view(state: &AppState, headers: &HeaderMap, now: i64) -> Arc<ReaderView> {
+    view_for(state, token_cookie(headers).as_deref(), now).await
+}
+
 /// Is the visitor behind this request signed in (not a guest)? For `/user/*`.
 async fn signed_in(state: &AppState, headers: &HeaderMap) -> bool {
-    let Some(token) = cookie(headers, TOKEN_COOKIE).filter(|t| !t.is_empty() && t.len() <= 256) else {
+    let Some(token) = token_cookie(headers) else {
         return false;
     };
-    let token = percent_decode_str(token).decode_utf8_lossy();
     let Some(key) = parse_token(&token) else {
         return false;
     };
@@ -160,15 +172,21 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
         );
         return redirect(&to, StatusCode::FOUND);
     }
-    // A page that does not depend on who is signed in is kept briefly (D145).
+    // A page that does not depend on who is signed in is kept briefly (D145), per reader
+    // view: blocks and mutes change its lists, follows its marks (D270).
     let generation = state.store.content_generation();
     let now = now_ms();
+    let view = page_view(&state, headers, now).await;
     let key = match &matched {
         Some(m) if !m.route.auth => kept::key(
             req.uri().path_and_query().map_or(raw_path, |pq| pq.as_str()),
             headers,
             state.config.public_url.is_none(),
-        ),
+        )
+        .map(|key| match view.fingerprint() {
+            "" => key,
+            fingerprint => format!("{key}\n{fingerprint}"),
+        }),
         _ => None,
     };
     if let Some(key) = &key
@@ -177,7 +195,7 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
         return kept::respond(&page, headers);
     }
     let data = match &matched {
-        Some(m) => data::page_data(&state, headers, &rendering, m, req.uri().query(), now).await,
+        Some(m) => data::page_data(&state, headers, &rendering, m, req.uri().query(), now, &view).await,
         None => PageData::default(),
     };
     let page = Arc::new(render_page(

@@ -28,6 +28,7 @@ pub async fn follow(State(state): State<AppState>, call: Signed<MediaRef>) -> Re
     let user = reader(&state, call.token.as_deref()).await?;
     known_media(&state, call.body.media_id).await?;
     refused(state.store.follow_media(user, call.body.media_id, now_ms()).await?)?;
+    state.reader_views.forget(user);
     Ok(ok(FollowState { follow_status: 1 }))
 }
 
@@ -38,6 +39,7 @@ pub async fn follow(State(state): State<AppState>, call: Signed<MediaRef>) -> Re
 pub async fn unfollow(State(state): State<AppState>, call: Signed<MediaRef>) -> Result<Response, ApiError> {
     let user = reader(&state, call.token.as_deref()).await?;
     state.store.unfollow_media(user, call.body.media_id).await?;
+    state.reader_views.forget(user);
     Ok(ok(FollowState { follow_status: 0 }))
 }
 
@@ -89,6 +91,7 @@ pub async fn block(State(state): State<AppState>, call: Signed<MediaRef>) -> Res
     let user = reader(&state, call.token.as_deref()).await?;
     known_media(&state, call.body.media_id).await?;
     refused(state.store.block_media(user, call.body.media_id, now_ms()).await?)?;
+    state.reader_views.forget(user);
     Ok(ok(BlockState { blocked: true }))
 }
 
@@ -99,6 +102,7 @@ pub async fn block(State(state): State<AppState>, call: Signed<MediaRef>) -> Res
 pub async fn unblock(State(state): State<AppState>, call: Signed<MediaRef>) -> Result<Response, ApiError> {
     let user = reader(&state, call.token.as_deref()).await?;
     state.store.unblock_media(user, call.body.media_id).await?;
+    state.reader_views.forget(user);
     Ok(ok(BlockState { blocked: false }))
 }
 

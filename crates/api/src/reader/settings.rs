@@ -4,6 +4,7 @@
 
 use super::{reader, refused};
 use crate::envelope::{ApiError, ok};
+use crate::reader_view::MuteRule;
 use crate::signed::Signed;
 use crate::state::{AppState, now_ms};
 use crate::user::Empty;
@@ -179,6 +180,7 @@ pub async fn add_mute(State(state): State<AppState>, call: Signed<MuteRequest>) 
     let user = reader(&state, call.token.as_deref()).await?;
     let kind = mute_kind(&call.body.kind)?;
     refused(state.store.add_mute(user, kind, &call.body.value, now_ms()).await?)?;
+    state.reader_views.forget(user);
     Ok(ok(mutes(&state, user).await?))
 }
 
@@ -190,6 +192,7 @@ pub async fn remove_mute(State(state): State<AppState>, call: Signed<MuteRequest
     let user = reader(&state, call.token.as_deref()).await?;
     let kind = mute_kind(&call.body.kind)?;
     state.store.remove_mute(user, kind, &call.body.value).await?;
+    state.reader_views.forget(user);
     Ok(ok(mutes(&state, user).await?))
 }
 
@@ -205,28 +208,6 @@ pub async fn mute_list(State(state): State<AppState>, call: Signed<Empty>) -> Re
 /// How many of the last day's newest stories the preview looks at.
 pub const PREVIEW_STORIES: i64 = 500;
 const DAY_MS: i64 = 24 * 3600 * 1000;
-
-/// Whether a mute hides a story: a keyword is a whole word of its title or summary
-/// (accents and case folded), a tag one of its tags, an author its author (folded).
-pub fn mute_hides(kind: MuteKind, value: &str, row: &NewsRow) -> bool {
-    let value = geo::fold(value.trim());
-    if value.is_empty() {
-        return false;
-    }
-    match kind {
-        MuteKind::Keyword => {
-            let text = geo::fold(&format!("{} {}", row.title, row.summary));
-            let words: Vec<&str> = value.split_whitespace().collect();
-            let text_words: Vec<&str> = text
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .collect();
-            text_words.windows(words.len()).any(|w| w == words.as_slice())
-        }
-        MuteKind::Tag => row.tags.iter().any(|t| geo::fold(t) == value),
-        MuteKind::Author => geo::fold(&row.author) == value,
-    }
-}
 
 #[derive(Serialize, ToSchema)]
 pub struct MutePreview {
@@ -252,7 +233,8 @@ pub async fn preview_mute(State(state): State<AppState>, call: Signed<MuteReques
         .list_news(&Listing::Latest, &ListFilter::default(), None, PREVIEW_STORIES)
         .await?;
     let today: Vec<&NewsRow> = rows.iter().filter(|r| r.publish_time_ms >= since).collect();
-    let hidden = today.iter().filter(|r| mute_hides(kind, value, r)).count();
+    let rule = MuteRule::new(kind, value);
+    let hidden = today.iter().filter(|r| rule.hides(r)).count();
     Ok(ok(MutePreview {
         hidden_today: hidden as u64,
         looked_at: today.len() as u64,
@@ -262,28 +244,6 @@ pub async fn preview_mute(State(state): State<AppState>, call: Signed<MuteReques
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn row() -> NewsRow {
-        NewsRow {
-            title: "Snow closes Route 1 near Bath".into(),
-            summary: "Crews worked through the night.".into(),
-            tags: vec!["Winter Storm".into()],
-            author: "Amélie Roy".into(),
-            ..NewsRow::default()
-        }
-    }
-
-    #[test]
-    fn a_mute_hides_whole_words_tags_and_authors_folded() {
-        let r = row();
-        assert!(mute_hides(MuteKind::Keyword, "route 1", &r), "a phrase of whole words");
-        assert!(mute_hides(MuteKind::Keyword, "NIGHT", &r), "in the summary, any case");
-        assert!(!mute_hides(MuteKind::Keyword, "rout", &r), "not part of a word");
-        assert!(mute_hides(MuteKind::Tag, "winter storm", &r));
-        assert!(!mute_hides(MuteKind::Tag, "winter", &r), "a whole tag");
-        assert!(mute_hides(MuteKind::Author, "amelie roy", &r), "accents folded");
-        assert!(!mute_hides(MuteKind::Author, " ", &r), "an empty mute hides nothing");
-    }
 
     #[test]
     fn home_channels_are_local_latest_top_and_the_categories() {

@@ -613,6 +613,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/news/followingFeed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The stories of the publishers the reader follows, newest first (`/user/following`). */
+        post: operations["following_handler"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/news/read": {
         parameters: {
             query?: never;
@@ -675,6 +692,23 @@ export interface paths {
         put?: never;
         /** Remove one story from the history (every day it was read). */
         post: operations["read_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/news/topicsFeed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stories in the categories and with the tags the reader follows, newest first. */
+        post: operations["topics_handler"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1147,7 +1181,7 @@ export interface components {
             contact: string;
             /**
              * Format: int32
-             * @description 0 until following exists.
+             * @description 1 when the reader who asked follows it (D270), else 0.
              */
             follow_status: number;
             home_url: string;
@@ -1201,12 +1235,12 @@ export interface components {
             value: string;
         };
         NewsDetail: {
-            /** @description Other items of the same story, newest first. */
+            /** @description Other items of the same story, newest first (none the reader blocked or muted). */
             cluster: components["schemas"]["NewsItem"][];
             media: components["schemas"]["MediaDoc"];
             /** @description With its content. */
             news: components["schemas"]["NewsItem"];
-            /** @description Up to 6 more from the same place. */
+            /** @description Up to 6 more from the same place (none the reader blocked or muted). */
             related: components["schemas"]["NewsItem"][];
         };
         /** @description SPEC §3 News item as the read API answers it. Every string is `""` rather than null. */
@@ -1293,6 +1327,21 @@ export interface components {
             /**
              * Format: int32
              * @description 1 to 100; default 20.
+             */
+            size?: number | null;
+        };
+        /** @description A page of one of the reader's feeds. */
+        PersonalFeedRequest: {
+            /**
+             * @description en (default), es or fr: the language of place names. Every language's stories are
+             *     listed: the reader chose these publishers and topics themselves.
+             */
+            lang?: string | null;
+            /** @description The previous answer's `next_page_token`; absent for the first page. */
+            page_token?: string | null;
+            /**
+             * Format: int32
+             * @description 1 to 50; default 20.
              */
             size?: number | null;
         };
@@ -2921,6 +2970,55 @@ export interface operations {
             };
         };
     };
+    following_handler: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonalFeedRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{list, next_page_token, context}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedPage"];
+                };
+            };
+            /** @description A field is invalid; the message names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     read: {
         parameters: {
             query?: never;
@@ -3065,6 +3163,55 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Removed"];
                 };
+            };
+        };
+    };
+    topics_handler: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonalFeedRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{list, next_page_token, context}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedPage"];
+                };
+            };
+            /** @description A field is invalid; the message names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,0 +1,270 @@
+//! What a reader has chosen that changes the public answers (D270): the publishers they
+//! block and the keywords, tags and authors they mute (hidden from every list), and the
+//! publishers they follow (`media_follow`, `follow_status`).
+//!
+//! Feeds, stories, search and pages are public answers kept by key (D140, D143, D145).
+//! A reader with a view gets answers made for that view and kept under the request's key
+//! plus the view's fingerprint, so readers who chose the same things share them, and a
+//! reader who chose nothing shares everyone's. Views are read once per reader and kept
+//! briefly here; this process's writes forget them at once.
+
+use sha2::{Digest, Sha256};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, LazyLock, Mutex};
+use store::UserId;
+use store::content::{MediaId, NewsRow};
+use store::things::MuteKind;
+
+/// A kept view is read again after this long (writes by another server process).
+pub const VIEW_TTL_MS: i64 = 5_000;
+/// At most this many readers' views are kept; past it the table starts over.
+pub const MAX_VIEWS: usize = 10_000;
+
+/// One mute, folded once (accents and case): a keyword is a phrase of whole words of a
+/// story's title or summary, a tag one of its tags, an author its author.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MuteRule {
+    kind: MuteKind,
+    folded: String,
+}
+
+impl MuteRule {
+    pub fn new(kind: MuteKind, value: &str) -> MuteRule {
+        MuteRule {
+            kind,
+            folded: geo::fold(value.trim()),
+        }
+    }
+
+    /// Whether the mute hides this story. `words` are the story's folded title and summary
+    /// words, made once per story by the caller.
+    fn hides_with(&self, row: &NewsRow, words: &mut Option<Vec<String>>) -> bool {
+        if self.folded.is_empty() {
+            return false;
+        }
+        match self.kind {
+            MuteKind::Keyword => {
+                let text = words.get_or_insert_with(|| story_words(row));
+                let phrase: Vec<&str> = self.folded.split_whitespace().collect();
+                text.windows(phrase.len())
+                    .any(|w| w.iter().zip(&phrase).all(|(a, b)| a == b))
+            }
+            MuteKind::Tag => row.tags.iter().any(|t| geo::fold(t) == self.folded),
+            MuteKind::Author => geo::fold(&row.author) == self.folded,
+        }
+    }
+
+    pub fn hides(&self, row: &NewsRow) -> bool {
+        self.hides_with(row, &mut None)
+    }
+}
+
+fn story_words(row: &NewsRow) -> Vec<String> {
+    geo::fold(&format!("{} {}", row.title, row.summary))
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// A reader's view. [`ReaderView::none`] is everyone's who chose nothing.
+#[derive(Debug, Default)]
+pub struct ReaderView {
+    blocked: HashSet<MediaId>,
+    followed: HashSet<MediaId>,
+    mutes: Vec<MuteRule>,
+    /// Empty for a view that changes nothing; else a digest of what it holds.
+    fingerprint: String,
+}
+
+static NONE: LazyLock<Arc<ReaderView>> = LazyLock::new(|| Arc::new(ReaderView::default()));
+
+impl ReaderView {
+    pub fn none() -> Arc<ReaderView> {
+        NONE.clone()
+    }
+
+    pub fn new(blocked: HashSet<MediaId>, followed: HashSet<MediaId>, mutes: Vec<MuteRule>) -> ReaderView {
+        let mut view = ReaderView {
+            blocked,
+            followed,
+            mutes,
+            fingerprint: String::new(),
+        };
+        view.mutes.sort();
+        view.mutes.dedup();
+        if !view.blocked.is_empty() || !view.followed.is_empty() || !view.mutes.is_empty() {
+            view.fingerprint = view.digest();
+        }
+        view
+    }
+
+    fn digest(&self) -> String {
+        let sorted = |set: &HashSet<MediaId>| {
+            let mut ids: Vec<i64> = set.iter().map(|m| m.0).collect();
+            ids.sort_unstable();
+            ids
+        };
+        let mut h = Sha256::new();
+        for (label, ids) in [("b", sorted(&self.blocked)), ("f", sorted(&self.followed))] {
+            h.update(label);
+            for id in ids {
+                h.update(id.to_le_bytes());
+            }
+        }
+        for m in &self.mutes {
+            h.update([b'm', m.kind as u8]);
+            h.update(m.folded.len().to_le_bytes());
+            h.update(&m.folded);
+        }
+        hex::encode(&h.finalize()[..16])
+    }
+
+    /// `""` when the view changes nothing, so such readers share the public answers.
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    /// Does the view hide nothing (it may still mark follows)?
+    pub fn hides_nothing(&self) -> bool {
+        self.blocked.is_empty() && self.mutes.is_empty()
+    }
+
+    pub fn blocks(&self, media: MediaId) -> bool {
+        self.blocked.contains(&media)
+    }
+
+    pub fn follows(&self, media: MediaId) -> bool {
+        self.followed.contains(&media)
+    }
+
+    /// SPEC §3 `follow_status` (and an item's `media_follow`): 1 followed, 0 not.
+    pub fn follow_status(&self, media: MediaId) -> i32 {
+        i32::from(self.follows(media))
+    }
+
+    /// A story from a blocked publisher, or one a mute covers.
+    pub fn hides(&self, row: &NewsRow) -> bool {
+        if self.blocks(row.media_id) {
+            return true;
+        }
+        let mut words = None;
+        self.mutes.iter().any(|m| m.hides_with(row, &mut words))
+    }
+}
+
+/// The views of recent readers, by user (see the module's note).
+#[derive(Default)]
+pub struct ReaderViews(Mutex<HashMap<i64, (Arc<ReaderView>, i64)>>);
+
+impl ReaderViews {
+    /// Forget a reader's view: they blocked, muted or followed something.
+    pub fn forget(&self, user: UserId) {
+        if let Ok(mut map) = self.0.lock() {
+            map.remove(&user.0);
+        }
+    }
+
+    pub(crate) fn kept(&self, user: UserId, now_ms: i64) -> Option<Arc<ReaderView>> {
+        let map = self.0.lock().ok()?;
+        map.get(&user.0)
+            .filter(|(_, at)| (0..VIEW_TTL_MS).contains(&(now_ms - at)))
+            .map(|(v, _)| v.clone())
+    }
+
+    pub(crate) fn keep(&self, user: UserId, view: Arc<ReaderView>, now_ms: i64) {
+        if let Ok(mut map) = self.0.lock() {
+            if map.len() >= MAX_VIEWS && !map.contains_key(&user.0) {
+                map.clear();
+            }
+            map.insert(user.0, (view, now_ms));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row() -> NewsRow {
+        NewsRow {
+            media_id: MediaId(7),
+            title: "Route 1 closed".into(),
+            summary: "Crews work through the night.".into(),
+            tags: vec!["Winter Storm".into()],
+            author: "Amélie Roy".into(),
+            ..NewsRow::default()
+        }
+    }
+
+    #[test]
+    fn a_mute_hides_whole_words_tags_and_authors_folded() {
+        let r = row();
+        assert!(
+            MuteRule::new(MuteKind::Keyword, "route 1").hides(&r),
+            "a phrase of whole words"
+        );
+        assert!(
+            MuteRule::new(MuteKind::Keyword, "NIGHT").hides(&r),
+            "in the summary, any case"
+        );
+        assert!(
+            !MuteRule::new(MuteKind::Keyword, "rout").hides(&r),
+            "not part of a word"
+        );
+        assert!(MuteRule::new(MuteKind::Tag, "winter storm").hides(&r));
+        assert!(!MuteRule::new(MuteKind::Tag, "winter").hides(&r), "a whole tag");
+        assert!(
+            MuteRule::new(MuteKind::Author, "amelie roy").hides(&r),
+            "accents folded"
+        );
+        assert!(
+            !MuteRule::new(MuteKind::Keyword, "  ").hides(&r),
+            "an empty mute hides nothing"
+        );
+    }
+
+    #[test]
+    fn d270_a_view_hides_blocked_publishers_and_muted_stories() {
+        let r = row();
+        assert!(!ReaderView::none().hides(&r));
+        let blocked = ReaderView::new(HashSet::from([MediaId(7)]), HashSet::new(), vec![]);
+        assert!(blocked.hides(&r) && blocked.blocks(MediaId(7)));
+        let muted = ReaderView::new(
+            HashSet::new(),
+            HashSet::new(),
+            vec![MuteRule::new(MuteKind::Keyword, "crews")],
+        );
+        assert!(muted.hides(&r));
+        let follows = ReaderView::new(HashSet::new(), HashSet::from([MediaId(7)]), vec![]);
+        assert!(!follows.hides(&r) && follows.follows(MediaId(7)) && follows.hides_nothing());
+    }
+
+    #[test]
+    fn d270_the_fingerprint_is_empty_for_nothing_and_the_same_for_the_same_choices() {
+        assert_eq!(ReaderView::none().fingerprint(), "");
+        assert_eq!(
+            ReaderView::new(HashSet::new(), HashSet::new(), vec![]).fingerprint(),
+            ""
+        );
+        let a = ReaderView::new(
+            HashSet::from([MediaId(1), MediaId(2)]),
+            HashSet::new(),
+            vec![MuteRule::new(MuteKind::Tag, "A"), MuteRule::new(MuteKind::Keyword, "b")],
+        );
+        let b = ReaderView::new(
+            HashSet::from([MediaId(2), MediaId(1)]),
+            HashSet::new(),
+            vec![MuteRule::new(MuteKind::Keyword, "B"), MuteRule::new(MuteKind::Tag, "a")],
+        );
+        assert_eq!(a.fingerprint(), b.fingerprint(), "order and case do not matter");
+        let blocked = ReaderView::new(HashSet::from([MediaId(1)]), HashSet::new(), vec![]);
+        let followed = ReaderView::new(HashSet::new(), HashSet::from([MediaId(1)]), vec![]);
+        assert_ne!(
+            blocked.fingerprint(),
+            followed.fingerprint(),
+            "blocking is not following"
+        );
+        assert_eq!(blocked.fingerprint().len(), 32);
+    }
+}
