@@ -80,8 +80,11 @@ export function FollowTopics({ tags, category }: { tags: readonly string[]; cate
       .slice(0, ARTICLE_TOPIC_TAGS)
       .map((tag) => ({ kind: 'tag' as const, value: tag, name: tag })),
   ];
-  if (offered.length === 0 || !topics.data) return null;
+  if (offered.length === 0) return null;
   const list = topics.data;
+  // The row keeps its height while the reader's topics load (reader.css), so nothing below
+  // moves when the toggles arrive; without them (a failed list) it stays an empty row.
+  if (!list) return <div className="topic-follow" aria-hidden="true" />;
   return (
     <div className="topic-follow" role="group" aria-label={t('Topics_FollowGroup')}>
       <span className="topic-follow__label" aria-hidden="true">
