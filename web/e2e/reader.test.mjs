@@ -1,6 +1,7 @@
 // The reader's own things (issue 18) in Chromium against the release binary with the demo
 // corpus: a guest saves and reacts to a story, blocks a publisher, signs in (loopback
-// Google) and finds it all on the /user and /setting screens.
+// Google) and finds it all on the /user and /setting screens; a guest orders home's tabs,
+// mutes a word, follows a topic and saves from a card.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -88,6 +89,70 @@ describe("The reader's own things", { skip }, () => {
       const unblock = page.getByRole('button', { name: `Unblock ${story.media_name}` });
       await unblock.click();
       await unblock.waitFor({ state: 'detached' });
+      assert.deepEqual(
+        problems.filter((p) => !p.includes('ERR_NAME_NOT_RESOLVED')),
+        [],
+        'no console errors or CSP violations',
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a guest orders home tabs by keyboard, mutes a word seeing the preview, follows a topic and saves from a card', async () => {
+    const { context, page, problems } = await newPage(browser, {
+      viewport: { width: 1280, height: 900 },
+    });
+    try {
+      // Home tabs (D264): add Latest, bring it to the top with the keyboard alone.
+      await page.goto(`${server.url}/setting/explore-channels`);
+      await waitForCookie(context, 'inited');
+      await page.getByRole('button', { name: 'Add Latest', exact: true }).click();
+      const up = page.getByRole('button', { name: 'Move Latest up', exact: true });
+      await up.focus();
+      for (let i = 0; i < 13; i += 1) await page.keyboard.press('Enter');
+      // At the top Move up is disabled: the focus is on the same tab's Move down.
+      assert.equal(await up.isDisabled(), true);
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+        'Move Latest down',
+      );
+      await page.getByRole('button', { name: 'Save tabs' }).click();
+      await page.getByText('Home tabs saved').first().waitFor();
+      await page.goto(`${server.url}/`);
+      await page.waitForFunction(
+        () => document.querySelector('.category-tabs__link')?.textContent === 'Latest',
+      );
+
+      // A mute (D265): the preview says what it would hide before it is saved.
+      await page.goto(`${server.url}/setting/block-list#mutes`);
+      await page.getByRole('textbox', { name: 'Word, tag or author to mute' }).fill('council');
+      await page.getByText(/^This would hide (none of|\d+ of) today’s \d+ stories\.$/).waitFor();
+      await page.getByRole('button', { name: 'Mute', exact: true }).click();
+      await page.getByRole('button', { name: 'Unmute “council”' }).waitFor();
+      await page.reload();
+      await page.getByRole('button', { name: 'Unmute “council”' }).waitFor();
+
+      // Save from a card (D266); the article's Save knows it.
+      await page.goto(`${server.url}/latest`);
+      const card = page.locator('.news-card').first();
+      const save = card.getByRole('button', { name: /^Save “/ });
+      await save.click();
+      await card.getByRole('button', { name: /^Save “/, pressed: true }).waitFor();
+      await card.locator('.news-card__link').click();
+      await page.getByRole('button', { name: 'Saved', exact: true, pressed: true }).waitFor();
+
+      // Follow the story's first topic (D263); the settings page shows it followed.
+      const topics = page.getByRole('group', { name: 'Follow topics' });
+      const first = topics.getByRole('button').first();
+      const label = await first.getAttribute('aria-label');
+      await first.click();
+      await topics.getByRole('button', { name: label, exact: true, pressed: true }).waitFor();
+      await page.goto(`${server.url}/setting/following-tags`);
+      await page
+        .getByRole('button', { name: label, exact: true, pressed: true })
+        .or(page.getByRole('button', { name: label.replace(/^Follow /, 'Unfollow '), exact: true }))
+        .waitFor();
       assert.deepEqual(
         problems.filter((p) => !p.includes('ERR_NAME_NOT_RESOLVED')),
         [],

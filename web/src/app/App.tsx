@@ -1,11 +1,25 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import { CardActionsContext, type CardActions } from '../components/CardActions';
 import { PopupHost } from '../features/popup';
 import { ServicesContext } from './context';
 import { createAppRoutes } from './router';
 import type { Services } from './services';
+
+/**
+ * Save on every news card (D266), loaded with the reader's chunk when a card first shows
+ * it (after the first paint), so the first screen's script does not grow.
+ */
+const CardSaveButton = lazy(() =>
+  import('../features/reader').then((reader) => ({ default: reader.CardSaveButton })),
+);
+const cardActions: CardActions = (item) => (
+  <Suspense fallback={null}>
+    <CardSaveButton newsId={item.news_id} title={item.title} />
+  </Suspense>
+);
 
 type RouterFactory = (routes: RouteObject[]) => ReturnType<typeof createBrowserRouter>;
 
@@ -25,7 +39,9 @@ export function App({
       <ServicesContext.Provider value={services}>
         <QueryClientProvider client={services.queryClient}>
           <PopupHost>
-            <RouterProvider router={router} />
+            <CardActionsContext.Provider value={cardActions}>
+              <RouterProvider router={router} />
+            </CardActionsContext.Provider>
           </PopupHost>
         </QueryClientProvider>
       </ServicesContext.Provider>

@@ -85,10 +85,12 @@ describe('app shell', () => {
     const { server, jar } = renderApp('/');
     expect(await screen.findByRole('heading', { name: 'Local news near you' })).toBeVisible();
     await waitFor(() => expect(jar.get('inited')).toBe('1'));
+    // Then home asks for the reader's own tabs (D264), once the reader is known.
     await waitFor(() =>
       expect(server.requests.map((r) => r.path).filter((p) => p.startsWith('/api/user'))).toEqual([
         '/api/user/init',
         '/api/user/info',
+        '/api/user/channels/list',
       ]),
     );
     expect(jar.get('token')).toBe('tok-guest');

@@ -19,7 +19,15 @@ export {
 } from './components/NewsCard';
 export { NewsFeed, PagedList, NoStories, pagedItems } from './components/NewsFeed';
 export { ErrorState, ListSkeleton, useErrorText, isNotFound } from './components/StatusViews';
-export { CategoryTabs, CATEGORY_IDS, isCategoryId } from './components/CategoryTabs';
+export {
+  CategoryTabs,
+  CATEGORY_IDS,
+  HOME_CHANNEL_IDS,
+  channelLabelKey,
+  channelPath,
+  isCategoryId,
+  isHomeChannel,
+} from './components/CategoryTabs';
 export { MediaHeader } from './components/MediaHeader';
 export { ArticleView, locationPath } from './components/ArticleView';
 export { Highlight } from './components/Highlight';

@@ -21,6 +21,14 @@ export type FollowList = Schemas['FollowList'];
 export type SavedState = Schemas['SavedState'];
 export type FollowState = Schemas['FollowState'];
 export type BlockState = Schemas['BlockState'];
+export type TopicDoc = Schemas['TopicDoc'];
+export type TopicList = Schemas['TopicList'];
+export type TopicRequest = Schemas['TopicRequest'];
+export type Channels = Schemas['Channels'];
+export type MuteDoc = Schemas['MuteDoc'];
+export type MuteList = Schemas['MuteList'];
+export type MuteRequest = Schemas['MuteRequest'];
+export type MutePreview = Schemas['MutePreview'];
 
 export const COLLECT_PATH = '/user/news/collect';
 export const UNCOLLECT_PATH = '/user/news/unCollect';
@@ -38,6 +46,32 @@ export const FOLLOW_LIST_PATH = '/user/media/followList';
 export const BLOCK_PATH = '/user/media/block';
 export const UNBLOCK_PATH = '/user/media/unblock';
 export const BLOCK_LIST_PATH = '/user/media/blockList';
+export const TOPIC_FOLLOW_PATH = '/user/topics/follow';
+export const TOPIC_UNFOLLOW_PATH = '/user/topics/unfollow';
+export const TOPIC_LIST_PATH = '/user/topics/list';
+export const CHANNELS_SET_PATH = '/user/channels/set';
+export const CHANNELS_LIST_PATH = '/user/channels/list';
+export const MUTE_ADD_PATH = '/user/mutes/add';
+export const MUTE_REMOVE_PATH = '/user/mutes/remove';
+export const MUTE_LIST_PATH = '/user/mutes/list';
+export const MUTE_PREVIEW_PATH = '/user/mutes/preview';
+
+/** What a reader can follow besides publishers (D261): a story's tag or its category. */
+export const TOPIC_KINDS = ['tag', 'category'] as const;
+export type TopicKind = (typeof TOPIC_KINDS)[number];
+
+/** What a mute matches: a whole keyword of the title or summary, a tag, an author. */
+export const MUTE_KINDS = ['keyword', 'tag', 'author'] as const;
+export type MuteKind = (typeof MUTE_KINDS)[number];
+export const isMuteKind = (value: unknown): value is MuteKind =>
+  typeof value === 'string' && (MUTE_KINDS as readonly string[]).includes(value);
+
+/** The server's bounds (D260): 100 characters of text, 1 000 mutes, 30 home channels. */
+export const MAX_TEXT_CHARS = 100;
+export const MAX_MUTES = 1000;
+export const MAX_CHANNELS = 30;
+/** How long typing pauses before the mute preview is asked for. */
+export const MUTE_PREVIEW_DEBOUNCE_MS = 300;
 
 /** The server's fixed set (D261), in the order the bar shows them. */
 export const REACTIONS = ['like', 'love', 'insightful', 'funny', 'sad', 'angry'] as const;

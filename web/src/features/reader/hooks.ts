@@ -44,12 +44,12 @@ import {
 } from './api';
 
 /** The reader whose things these are: keys carry their id; calls wait until it is known. */
-function useReaderKey() {
+export function useReaderKey() {
   const user = useUser();
   return { userId: user?.id ?? null, ready: user !== null };
 }
 
-const readerKey = (userId: number | null, ...rest: unknown[]): QueryKey => [
+export const readerKey = (userId: number | null, ...rest: unknown[]): QueryKey => [
   'reader',
   userId,
   ...rest,
@@ -91,7 +91,7 @@ function dropFromList<T>(client: QueryClient, key: QueryKey, drop: (item: T) => 
  * The shape every write here has: change the cache at once, put it back and say so if
  * the server refuses, then ask again for what the change touched.
  */
-function useOptimistic<V>({
+export function useOptimistic<V>({
   keys,
   apply,
   call,
@@ -101,7 +101,8 @@ function useOptimistic<V>({
   keys: (vars: V) => QueryKey[];
   apply: (client: QueryClient, vars: V) => void;
   call: (vars: V) => Promise<unknown>;
-  failure: string;
+  /** The popup's text when the server refuses (from the error, for a 400 worth explaining). */
+  failure: string | ((error: Error) => string);
   settle?: (client: QueryClient, vars: V, answer: unknown) => void;
 }) {
   const client = useQueryClient();
@@ -114,9 +115,9 @@ function useOptimistic<V>({
       apply(client, vars);
       return { before };
     },
-    onError: (_error, _vars, context) => {
+    onError: (error, _vars, context) => {
       for (const [key, data] of context?.before ?? []) client.setQueryData(key, data);
-      emitPopup({ text: failure, kind: 'error' });
+      emitPopup({ text: typeof failure === 'string' ? failure : failure(error), kind: 'error' });
     },
     onSuccess: (answer, vars) => settle?.(client, vars, answer),
   });

@@ -21,7 +21,30 @@ export {
   useSavedIds,
   useUnblock,
 } from './hooks';
-export { ArticleActions, ReactionBar, SaveButton } from './components/ArticleActions';
+export {
+  ArticleActions,
+  CardSaveButton,
+  FollowTopics,
+  ReactionBar,
+  SaveButton,
+} from './components/ArticleActions';
+export {
+  ChannelsEditor,
+  FollowingTagsContent,
+  MutesSection,
+  SETTINGS_LINKS,
+  SettingsLinks,
+} from './components/Settings';
+export {
+  refusalOf,
+  useFollowTopic,
+  useHomeChannels,
+  useMuteChange,
+  useMutePreview,
+  useMutes,
+  useSaveChannels,
+  useTopics,
+} from './settings';
 export { BlockButton, FollowButton, PublisherActions } from './components/PublisherActions';
 export { ConfirmAction } from './components/Confirm';
 export {

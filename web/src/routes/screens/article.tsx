@@ -82,7 +82,16 @@ export default function Article() {
   return (
     <div className="screen">
       {status === 'success' && query.data ? (
-        <ArticleView detail={query.data} actions={<ArticleActions newsId={newsId} />} />
+        <ArticleView
+          detail={query.data}
+          actions={
+            <ArticleActions
+              newsId={newsId}
+              tags={query.data.news.tags}
+              category={query.data.news.category_id}
+            />
+          }
+        />
       ) : status === 'error' ? (
         preview ? (
           <ArticleView detail={previewDetail(preview)} body={errorState} />

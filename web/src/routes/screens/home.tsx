@@ -14,6 +14,7 @@ import {
   useReader,
 } from '../../features/news';
 import { SignInDialog } from '../../features/account';
+import { useHomeChannels } from '../../features/reader';
 import { localSectionCity, openCityPicker } from '../../features/user';
 import { localizePath } from '../../lib/locale';
 import { HOME_SECTION_SIZE, leadsWithFirst } from '../../shared/screens';
@@ -49,6 +50,8 @@ export default function Home() {
   const latest = useFeed({ channel: 'latest' });
   // Below the first screen: rendered once the local and top stories are on screen.
   const belowFold = useAfterFirstPaint();
+  // The reader's own tabs once known (D264); until then, and without a list, the default row.
+  const channels = useHomeChannels();
   const city = localSectionCity(reader.label, local.data?.pages[0]?.context.city?.city_show);
 
   return (
@@ -60,7 +63,7 @@ export default function Home() {
             {t('City_Change')}
           </button>
         </div>
-        <CategoryTabs />
+        <CategoryTabs channels={channels.data} />
         {/* Filled by the weather and trends features. */}
         <div className="home__slot" data-slot="weather" />
         <FeedSection

@@ -1,8 +1,12 @@
-import { useTranslation } from 'react-i18next';
-import { StoryListScreen } from '../../components/Screen';
+import { Screen } from '../../components/Screen';
+import { ChannelsEditor, SettingsLinks } from '../../features/reader';
 
-/** SPEC §2.18 explore channels. Its list endpoint is a later issue. */
+/** SPEC §2.18 explore channels: which tabs home shows, and their order (D264). */
 export default function SettingExploreChannels() {
-  const { t } = useTranslation();
-  return <StoryListScreen emptyTitle={t('Empty_Channels')} emptyHint="" />;
+  return (
+    <Screen>
+      <ChannelsEditor />
+      <SettingsLinks />
+    </Screen>
+  );
 }

@@ -1,8 +1,12 @@
-import { useTranslation } from 'react-i18next';
-import { StoryListScreen } from '../../components/Screen';
+import { Screen } from '../../components/Screen';
+import { FollowingTagsContent, SettingsLinks } from '../../features/reader';
 
-/** SPEC §2.17 followed tags. Its list endpoint is a later issue. */
+/** SPEC §2.17 followed tags: the reader's tags and categories (D263). */
 export default function SettingFollowingTags() {
-  const { t } = useTranslation();
-  return <StoryListScreen emptyTitle={t('Empty_Tags')} emptyHint="" />;
+  return (
+    <Screen>
+      <FollowingTagsContent />
+      <SettingsLinks />
+    </Screen>
+  );
 }

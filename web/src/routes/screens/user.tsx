@@ -4,6 +4,7 @@ import { useRouteHandle, useServices, useUser } from '../../app/context';
 import { Screen, Section } from '../../components/Screen';
 import { usePopup } from '../../features/popup';
 import { AccountSection } from '../../features/account';
+import { SETTINGS_LINKS } from '../../features/reader';
 import { isGuest } from '../../features/user';
 import { isApiError } from '../../lib/api';
 import { localizePath } from '../../lib/locale';
@@ -71,6 +72,15 @@ export default function UserCenter() {
           {CHILDREN.map((child) => (
             <li key={child.path}>
               <Link to={localizePath(locale, child.path)}>{t(child.key)}</Link>
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section title={t('Settings_Nav')}>
+        <ul className="link-list">
+          {SETTINGS_LINKS.map((link) => (
+            <li key={link.path}>
+              <Link to={localizePath(locale, link.path)}>{t(link.key)}</Link>
             </li>
           ))}
         </ul>

@@ -18,6 +18,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServicesContext } from '../../app/context';
+import { CardActionsContext, type CardActions } from '../../components/CardActions';
 import { parsePayload } from '../../app/payload';
 import { createAppRoutes } from '../../app/router';
 import { createServices } from '../../app/services';
@@ -51,6 +52,9 @@ const cases = readdirSync(DIR)
 function readCase(name: string): GoldenCase {
   return JSON.parse(readFileSync(join(DIR, `${name}.json`), 'utf8')) as GoldenCase;
 }
+
+/** The app fills the cards' action slot (D266); the first screen must be the same with it. */
+const cardActions: CardActions = (story) => <button type="button">Save {story.title}</button>;
 
 /** The screen as the app renders it first, inside its layout (RootLayout → DefaultLayout). */
 async function renderReact(c: GoldenCase): Promise<string> {
@@ -91,7 +95,9 @@ async function renderReact(c: GoldenCase): Promise<string> {
   const html = renderToStaticMarkup(
     <ServicesContext.Provider value={services}>
       <QueryClientProvider client={services.queryClient}>
-        <RouterProvider router={router} />
+        <CardActionsContext.Provider value={cardActions}>
+          <RouterProvider router={router} />
+        </CardActionsContext.Provider>
       </QueryClientProvider>
     </ServicesContext.Provider>,
   );

@@ -1,9 +1,11 @@
-import { useId } from 'react';
+import { useContext, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useRouteHandle } from '../../../app/context';
+import { CardActionsContext, type CardActions } from '../../../components/CardActions';
 import { localizePath } from '../../../lib/locale';
 import { fullDate, relativeTime } from '../format';
+import { useAfterFirstPaint } from '../hooks';
 import { hasImage, isAudio, isVideo, thumbnailOf, type NewsItem } from '../model';
 import { Highlight } from './Highlight';
 import { NewsImage } from './NewsImage';
@@ -86,6 +88,16 @@ export function NewsBadges({ item }: { item: NewsItem }) {
   );
 }
 
+/**
+ * The card's actions once the app has painted: the server-written first screen has none,
+ * and the meta line's reserved height (news.css) keeps the card the same size.
+ */
+function CardActionsSlot({ item, render }: { item: NewsItem; render: CardActions }) {
+  const afterFirstPaint = useAfterFirstPaint();
+  if (!afterFirstPaint) return null;
+  return <span className="news-card__actions">{render(item)}</span>;
+}
+
 /** A story in a list: the whole card opens the article; the publisher has its own link. */
 export function NewsCard({
   item,
@@ -104,6 +116,7 @@ export function NewsCard({
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const summary = item.summary || item.description;
   const showImage = variant !== 'compact' && hasImage(item);
+  const actions = useContext(CardActionsContext);
   return (
     <article
       className={`news-card news-card--${variant}${showImage ? '' : ' news-card--no-image'}`}
@@ -140,6 +153,7 @@ export function NewsCard({
             </Link>
           )}
           <TimeAgo ms={item.publish_time} />
+          {actions && <CardActionsSlot item={item} render={actions} />}
         </p>
       </div>
       {showImage && (

@@ -1,7 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { useAfterFirstPaint } from '../../news';
-import { REACTION_EMOJI, REACTIONS, reactionLabelKey } from '../api';
+import { REACTION_EMOJI, REACTIONS, reactionLabelKey, type TopicKind } from '../api';
 import { useReactions, useSaved } from '../hooks';
+import { useFollowTopic, useTopics } from '../settings';
+
+const BOOKMARK_PATH = 'M6 3h12a1 1 0 0 1 1 1v17l-7-4-7 4V4a1 1 0 0 1 1-1Z';
 
 /** Save / Saved: shown once the reader's saved stories are known, so it never flips. */
 export function SaveButton({ newsId }: { newsId: number }) {
@@ -20,11 +23,94 @@ export function SaveButton({ newsId }: { newsId: number }) {
           fill={saved ? 'currentColor' : 'none'}
           stroke="currentColor"
           strokeWidth="2"
-          d="M6 3h12a1 1 0 0 1 1 1v17l-7-4-7 4V4a1 1 0 0 1 1-1Z"
+          d={BOOKMARK_PATH}
         />
       </svg>
       {saved ? t('Reader_Saved') : t('Reader_Save')}
     </button>
+  );
+}
+
+/**
+ * Save on a news card (D266): the same saved state as the article's button, an icon with
+ * the story's title as its name. Its box is reserved by the card, so it never shifts it.
+ */
+export function CardSaveButton({ newsId, title }: { newsId: number; title: string }) {
+  const { t } = useTranslation();
+  const { saved, toggle } = useSaved(newsId);
+  if (saved === undefined) return null;
+  const label = t('Reader_SaveOne', { title });
+  return (
+    <button
+      type="button"
+      className={saved ? 'card-save card-save--on' : 'card-save'}
+      aria-pressed={saved}
+      aria-label={label}
+      title={saved ? t('Reader_Saved') : t('Reader_Save')}
+      onClick={toggle}
+    >
+      <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+        <path
+          fill={saved ? 'currentColor' : 'none'}
+          stroke="currentColor"
+          strokeWidth="2"
+          d={BOOKMARK_PATH}
+        />
+      </svg>
+    </button>
+  );
+}
+
+/** At most this many of a story's tags are offered to follow (the first ones). */
+export const ARTICLE_TOPIC_TAGS = 5;
+
+/**
+ * Follow the story's category or one of its tags (D263): toggles named after the topic,
+ * shown once the reader's topics are known, so a toggle never flips on arrival.
+ */
+export function FollowTopics({ tags, category }: { tags: readonly string[]; category: string }) {
+  const { t } = useTranslation();
+  const topics = useTopics();
+  const change = useFollowTopic();
+  const offered: Array<{ kind: TopicKind; value: string; name: string }> = [
+    ...(category
+      ? [{ kind: 'category' as const, value: category, name: t(`Category_${category}`) }]
+      : []),
+    ...tags
+      .slice(0, ARTICLE_TOPIC_TAGS)
+      .map((tag) => ({ kind: 'tag' as const, value: tag, name: tag })),
+  ];
+  if (offered.length === 0) return null;
+  const list = topics.data;
+  // The row keeps its height while the reader's topics load (reader.css), so nothing below
+  // moves when the toggles arrive; without them (a failed list) it stays an empty row.
+  if (!list) return <div className="topic-follow" aria-hidden="true" />;
+  return (
+    <div className="topic-follow" role="group" aria-label={t('Topics_FollowGroup')}>
+      <span className="topic-follow__label" aria-hidden="true">
+        {t('Topics_FollowGroup')}
+      </span>
+      {offered.map((topic) => {
+        const followed = list.some(
+          (f) => f.kind === topic.kind && f.value.toLowerCase() === topic.value.toLowerCase(),
+        );
+        return (
+          <button
+            key={`${topic.kind}:${topic.value}`}
+            type="button"
+            className={followed ? 'chip chip--toggle chip--on' : 'chip chip--toggle'}
+            aria-pressed={followed}
+            aria-label={t('Topics_FollowOne', { name: topic.name })}
+            onClick={() =>
+              change.mutate({ kind: topic.kind, value: topic.value, follow: !followed })
+            }
+          >
+            <span aria-hidden="true">{followed ? '✓ ' : '+ '}</span>
+            {topic.name}
+          </button>
+        );
+      })}
+    </div>
   );
 }
 
@@ -65,7 +151,15 @@ export function ReactionBar({ newsId }: { newsId: number }) {
  * At the story's end, below its first screen: save, then react. Rendered after the first
  * paint, so the server-written first screen (D230 golden) is the same with or without it.
  */
-export function ArticleActions({ newsId }: { newsId: number }) {
+export function ArticleActions({
+  newsId,
+  tags = [],
+  category = '',
+}: {
+  newsId: number;
+  tags?: readonly string[];
+  category?: string;
+}) {
   const { t } = useTranslation();
   const afterFirstPaint = useAfterFirstPaint();
   if (!afterFirstPaint) return null;
@@ -73,6 +167,7 @@ export function ArticleActions({ newsId }: { newsId: number }) {
     <section className="reader-actions" aria-label={t('Reader_Actions')}>
       <SaveButton newsId={newsId} />
       <ReactionBar newsId={newsId} />
+      <FollowTopics tags={tags} category={category} />
     </section>
   );
 }

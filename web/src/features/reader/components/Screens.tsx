@@ -25,6 +25,7 @@ import {
   useUnblock,
 } from '../hooks';
 import { ConfirmAction } from './Confirm';
+import { MutesSection, SettingsLinks } from './Settings';
 
 /** A publisher's icon, or its initial, in a reserved square. */
 function PublisherIcon({ name, icon }: { name: string; icon: string }) {
@@ -209,7 +210,10 @@ export function ReactionsScreen() {
   );
 }
 
-/** §2 /setting/block-list: blocked publishers (§3 Blocked media) with unblock. */
+/**
+ * §2 /setting/block-list: blocked publishers (§3 Blocked media) with unblock, then the
+ * reader's mutes (D265): what the reader does not want to see, in one place.
+ */
 export function BlockListScreen() {
   const { t } = useTranslation();
   const { locale } = useRouteHandle();
@@ -254,6 +258,8 @@ export function BlockListScreen() {
           )}
         />
       </Section>
+      <MutesSection />
+      <SettingsLinks />
     </Screen>
   );
 }
