@@ -37,6 +37,7 @@ mod content_write;
 mod guest_writer;
 mod session_cache;
 mod things;
+mod things_writer;
 
 use guest_writer::GuestWriter;
 use std::path::{Path, PathBuf};
@@ -53,6 +54,7 @@ pub struct SqliteStore {
     reader: SqlitePool,
     writer: SqlitePool,
     guests: GuestWriter,
+    things: things_writer::ThingsWriter,
     sessions: session_cache::SessionCache,
     content_reader: SqlitePool,
     content: content_write::ContentWriter,
@@ -124,6 +126,7 @@ impl SqliteStore {
             guest_writer::ANSWER_WITHIN,
             guest_writer::RESTART_WAL_PAST,
         )?;
+        let things = things_writer::ThingsWriter::spawn(identity.get_filename())?;
 
         // A data directory from before the split keeps its content in the one file.
         let single_file: bool =
@@ -163,6 +166,7 @@ impl SqliteStore {
             reader,
             writer,
             guests,
+            things,
             sessions: Default::default(),
             content_reader,
             content: content_writer,

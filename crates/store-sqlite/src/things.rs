@@ -1,5 +1,6 @@
-//! The reader's own things on SQLite (issue 18), in the identity file. Writes go through
-//! the one writer connection, reads through the reader pool; a user id that may have just
+//! The reader's own things on SQLite (issue 18), in the identity file. Saves, history and
+//! reactions are written in groups by the things writer (D275), the other writes through
+//! the one sqlx writer connection, reads through the reader pool; a user id that may have just
 //! been handed out by the guest writer is settled first. None of these writes changes a
 //! session's answer, so the session cache is left alone. Lists of ids are passed as a
 //! JSON array (`json_each`), so every query stays one static string.
@@ -18,6 +19,7 @@ use store::{ReaderThings, Result, StoreError, UserId};
 use domain::ids::{MediaId, NewsId};
 use domain::reactions::Reaction;
 
+use crate::things_writer::ThingWrite;
 use crate::{SqliteStore, db};
 
 /// Ids as a JSON array for `json_each`.
@@ -132,26 +134,23 @@ fn cursor_of(row: &sqlx::sqlite::SqliteRow) -> Result<Cursor> {
 impl ReaderThings for SqliteStore {
     async fn save_news(&self, user: UserId, news: NewsId, now_ms: i64) -> Result<bool> {
         self.guests.user_settled(user.0).await;
-        let done = sqlx::query(
-            "INSERT INTO saved_news (user_id, news_id, saved_at) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
-        )
-        .bind(user.0)
-        .bind(news.0)
-        .bind(now_ms)
-        .execute(&self.writer)
-        .await
-        .map_err(db)?;
-        Ok(done.rows_affected() > 0)
+        self.things
+            .submit(ThingWrite::Save {
+                user: user.0,
+                news: news.0,
+                at_ms: now_ms,
+            })
+            .await
     }
 
     async fn unsave_news(&self, user: UserId, news: NewsId) -> Result<bool> {
-        delete(
-            self,
-            user,
-            Key::Id(news.0),
-            "DELETE FROM saved_news WHERE user_id = ?1 AND news_id = ?2",
-        )
-        .await
+        self.guests.user_settled(user.0).await;
+        self.things
+            .submit(ThingWrite::Unsave {
+                user: user.0,
+                news: news.0,
+            })
+            .await
     }
 
     async fn saved_news(&self, user: UserId, page: Page) -> Result<Paged<SavedNews>> {
@@ -197,29 +196,20 @@ impl ReaderThings for SqliteStore {
     }
 
     async fn set_reaction(&self, user: UserId, news: NewsId, reaction: Option<Reaction>, now_ms: i64) -> Result<bool> {
-        let Some(reaction) = reaction else {
-            return delete(
-                self,
-                user,
-                Key::Id(news.0),
-                "DELETE FROM reactions WHERE user_id = ?1 AND news_id = ?2",
-            )
-            .await;
-        };
         self.guests.user_settled(user.0).await;
-        let done = sqlx::query(
-            "INSERT INTO reactions (user_id, news_id, reaction, reacted_at) VALUES (?1, ?2, ?3, ?4) \
-             ON CONFLICT (user_id, news_id) DO UPDATE SET reaction = excluded.reaction, reacted_at = excluded.reacted_at \
-             WHERE reactions.reaction <> excluded.reaction",
-        )
-        .bind(user.0)
-        .bind(news.0)
-        .bind(reaction.as_str())
-        .bind(now_ms)
-        .execute(&self.writer)
-        .await
-        .map_err(db)?;
-        Ok(done.rows_affected() > 0)
+        let write = match reaction {
+            None => ThingWrite::Unreact {
+                user: user.0,
+                news: news.0,
+            },
+            Some(reaction) => ThingWrite::React {
+                user: user.0,
+                news: news.0,
+                reaction: reaction.as_str(),
+                at_ms: now_ms,
+            },
+        };
+        self.things.submit(write).await
     }
 
     async fn reactions_of(&self, user: UserId, page: Page) -> Result<Paged<ReactionEntry>> {
@@ -291,17 +281,14 @@ impl ReaderThings for SqliteStore {
 
     async fn record_read(&self, user: UserId, news: NewsId, now_ms: i64) -> Result<bool> {
         self.guests.user_settled(user.0).await;
-        let done = sqlx::query(
-            "INSERT INTO read_history (user_id, news_id, day, read_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
-        )
-        .bind(user.0)
-        .bind(news.0)
-        .bind(utc_day(now_ms))
-        .bind(now_ms)
-        .execute(&self.writer)
-        .await
-        .map_err(db)?;
-        Ok(done.rows_affected() > 0)
+        self.things
+            .submit(ThingWrite::Read {
+                user: user.0,
+                news: news.0,
+                day: utc_day(now_ms),
+                at_ms: now_ms,
+            })
+            .await
     }
 
     async fn read_history(&self, user: UserId, page: Page) -> Result<Paged<ReadEntry>> {
