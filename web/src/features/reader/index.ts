@@ -14,6 +14,7 @@ export {
   useBlock,
   useFollow,
   useFollowList,
+  useOwnFeed,
   useReactions,
   useReaderList,
   useRecordRead,
@@ -46,6 +47,7 @@ export {
   useTopics,
 } from './settings';
 export { BlockButton, FollowButton, PublisherActions } from './components/PublisherActions';
+export { FollowingFeedSection, TopicsFeedSection } from './components/OwnFeeds';
 export { ConfirmAction } from './components/Confirm';
 export {
   BlockListScreen,
