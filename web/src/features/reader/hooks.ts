@@ -33,6 +33,7 @@ import {
   UNBLOCK_PATH,
   UNCOLLECT_PATH,
   UNFOLLOW_PATH,
+  type BlockedDoc,
   type BlockState,
   type FollowedDoc,
   type FollowList,
@@ -375,19 +376,44 @@ export function useFollow() {
   });
 }
 
+/** The block list's entry for a publisher just blocked (until the list is asked again). */
+const blockedDoc = (media: MediaSource): BlockedDoc => ({
+  media_id: media.media_id,
+  media_name: media.name,
+  icon_url: media.icon_url,
+  home_url: media.home_url,
+  update_time: Date.now(),
+});
+
+/**
+ * Blocks a publisher (after the reader confirmed): once the server agrees it heads the
+ * block list, which is where the publisher page learns it is blocked, and every feed is
+ * asked again (what a block hides is decided by the server, D270).
+ */
 export function useBlock() {
   const { t } = useTranslation();
   const services = useServices();
   const client = useQueryClient();
   const { userId } = useReaderKey();
+  const listKey = readerKey(userId, 'list', 'blocked');
   return useMutation({
-    mutationFn: (mediaId: number) =>
-      services.api.post<BlockState>(BLOCK_PATH, { media_id: mediaId }),
+    mutationFn: (media: MediaSource) =>
+      services.api.post<BlockState>(BLOCK_PATH, { media_id: media.media_id }),
     onError: () => emitPopup({ text: t('Reader_BlockFailed'), kind: 'error' }),
-    onSuccess: () => {
+    onSuccess: (_answer, media) => {
       emitPopup({ text: t('Reader_Blocked'), kind: 'success' });
-      // What a block hides is decided by the server: every feed is asked again.
-      void client.invalidateQueries({ queryKey: readerKey(userId, 'list', 'blocked') });
+      client.setQueryData<ListData<BlockedDoc>>(listKey, (data) => {
+        const rest = (data?.pages ?? [{ list: [], next_page_token: '' }]).map((page) => ({
+          ...page,
+          list: page.list.filter((m) => m.media_id !== media.media_id),
+        }));
+        const [first, ...others] = rest;
+        return {
+          pages: [{ ...first, list: [blockedDoc(media), ...first.list] }, ...others],
+          pageParams: data?.pageParams ?? [''],
+        };
+      });
+      void client.invalidateQueries({ queryKey: listKey });
       invalidateFeeds(client, userId);
     },
   });
@@ -406,4 +432,29 @@ export function useUnblock() {
     failure: t('Reader_UnblockFailed'),
     settle: (client) => invalidateFeeds(client, userId),
   });
+}
+
+/**
+ * Whether the reader has blocked a publisher, from their block list (the one the block-list
+ * screen shows, so an unblock anywhere shows everywhere): true once found, false once every
+ * page is read without it (or the list cannot be read), undefined until then. Pages after
+ * the first are read only while the publisher is not found.
+ */
+export function useBlockedPublisher(mediaId: number): boolean | undefined {
+  const list = useReaderList('blocked');
+  const { fetchNextPage } = list;
+  const found =
+    list.data?.pages.some((page) => page.list.some((m) => m.media_id === mediaId)) ?? false;
+  const readOn =
+    !found &&
+    list.hasNextPage &&
+    !list.isFetchingNextPage &&
+    !list.isFetchNextPageError &&
+    !list.isRefetching;
+  useEffect(() => {
+    if (readOn) void fetchNextPage({ cancelRefetch: false });
+  }, [readOn, fetchNextPage]);
+  if (found) return true;
+  if (!list.data) return list.isError ? false : undefined;
+  return list.hasNextPage && !list.isFetchNextPageError ? undefined : false;
 }

@@ -12,6 +12,7 @@ export {
 export {
   applyReaction,
   useBlock,
+  useBlockedPublisher,
   useFollow,
   useFollowList,
   useOwnFeed,
@@ -46,7 +47,12 @@ export {
   useSaveChannels,
   useTopics,
 } from './settings';
-export { BlockButton, FollowButton, PublisherActions } from './components/PublisherActions';
+export {
+  BlockButton,
+  BlockedNotice,
+  FollowButton,
+  PublisherActions,
+} from './components/PublisherActions';
 export { FollowingFeedSection, TopicsFeedSection } from './components/OwnFeeds';
 export { ConfirmAction } from './components/Confirm';
 export {
