@@ -139,6 +139,10 @@ describe('§4 blocking a publisher', () => {
     expect(await screen.findByText('You blocked The Capitol Ledger')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Unblock The Capitol Ledger' })).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Block publisher' })).not.toBeInTheDocument();
+    // The keyboard is on the new action, not lost with the confirmation.
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Unblock The Capitol Ledger' })).toHaveFocus(),
+    );
     await userEvent.click(screen.getByRole('link', { name: 'Manage blocked publishers' }));
     expect(await screen.findByRole('button', { name: 'Unblock The Capitol Ledger' })).toBeVisible();
   });
@@ -224,8 +228,9 @@ describe('D273 the page of a publisher the reader blocked', () => {
     await userEvent.click(
       await screen.findByRole('button', { name: 'Unblock The Capitol Ledger' }),
     );
-    // Before the server has answered.
-    expect(await screen.findByRole('button', { name: 'Block publisher' })).toBeInTheDocument();
+    // Before the server has answered, with the keyboard on the opposite action.
+    const block = await screen.findByRole('button', { name: 'Block publisher' });
+    await waitFor(() => expect(block).toHaveFocus());
     expect(screen.getByRole('button', { name: 'Follow' })).toBeInTheDocument();
     expect(screen.queryByText('You blocked The Capitol Ledger')).not.toBeInTheDocument();
     expect(posts(server, '/api/user/media/unblock')[0].body).toEqual({ media_id: 7 });
@@ -253,6 +258,9 @@ describe('D273 the page of a publisher the reader blocked', () => {
     );
     expect(screen.getByText('You blocked The Capitol Ledger')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Block publisher' })).not.toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Unblock The Capitol Ledger' })).toHaveFocus(),
+    );
   });
 
   it('is known as blocked when it is on a later page of the block list', async () => {

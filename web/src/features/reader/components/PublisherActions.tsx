@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useRouteHandle } from '../../../app/context';
@@ -54,6 +55,7 @@ export function BlockedNotice({ media }: { media: MediaSource }) {
       <button
         type="button"
         className="button"
+        data-focus="unblock"
         aria-label={t('Reader_UnblockOne', { name: media.name })}
         onClick={() => unblock.mutate(media.media_id)}
       >
@@ -66,17 +68,35 @@ export function BlockedNotice({ media }: { media: MediaSource }) {
 
 /**
  * The publisher page's own actions, beside its header, once the reader's block list says
- * whether this publisher is blocked (the box keeps its height meanwhile).
+ * whether this publisher is blocked (the box keeps its height meanwhile). When blocking or
+ * unblocking swaps the buttons, the keyboard lands on the opposite action, not the page top.
  */
 export function PublisherActions({ media }: { media: MediaSource }) {
   const blocked = useBlockedPublisher(media.media_id);
+  const box = useRef<HTMLDivElement>(null);
+  const last = useRef(blocked);
+  useEffect(() => {
+    const before = last.current;
+    last.current = blocked;
+    if (before === undefined || blocked === undefined || before === blocked) return;
+    const active = document.activeElement;
+    const lost = !active || active === document.body || box.current?.contains(active);
+    if (!lost) return;
+    box.current
+      ?.querySelector<HTMLElement>(
+        blocked ? '[data-focus="unblock"]' : '[data-focus="block"] button',
+      )
+      ?.focus();
+  }, [blocked]);
   return (
-    <div className="reader-actions reader-actions--publisher">
+    <div ref={box} className="reader-actions reader-actions--publisher">
       {blocked === true && <BlockedNotice media={media} />}
       {blocked === false && (
         <>
           <FollowButton media={media} />
-          <BlockButton media={media} />
+          <span data-focus="block">
+            <BlockButton media={media} />
+          </span>
         </>
       )}
     </div>
