@@ -61,8 +61,16 @@ export function Section({ title, children }: { title: string; children?: ReactNo
   );
 }
 
-/** An honest empty state: what is missing, and why. */
-export function EmptyState({ title, hint }: { title: string; hint?: string }) {
+/** An honest empty state: what is missing, and why; `children` say where to go about it. */
+export function EmptyState({
+  title,
+  hint,
+  children,
+}: {
+  title: string;
+  hint?: string;
+  children?: ReactNode;
+}) {
   return (
     <div className="empty">
       <svg className="empty__icon" viewBox="0 0 24 24" width="32" height="32" aria-hidden="true">
@@ -73,6 +81,7 @@ export function EmptyState({ title, hint }: { title: string; hint?: string }) {
       </svg>
       <p className="empty__title">{title}</p>
       {hint && <p className="empty__hint">{hint}</p>}
+      {children}
     </div>
   );
 }

@@ -29,6 +29,11 @@ export function renderApp(path: string, options: RenderOptions = {}) {
     'GET /api/app/config': () => envelope({ ...appConfig, ...options.config }),
     'GET /api/news/feed': () => envelope({ list: [], next_page_token: '', context: {} }),
     'GET /api/news/categories': () => envelope({ list: [] }),
+    // The reader's own feeds (D271) answer like the public feed: empty unless a test says.
+    'POST /api/user/news/followingFeed': () =>
+      envelope({ list: [], next_page_token: '', context: {} }),
+    'POST /api/user/news/topicsFeed': () =>
+      envelope({ list: [], next_page_token: '', context: {} }),
     'POST /api/user/location/update': (req) =>
       envelope({ user: { ...guestUser, ...(req.body as object) }, token: 'tok-guest' }),
     ...options.routes,

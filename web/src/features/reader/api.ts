@@ -29,6 +29,7 @@ export type MuteDoc = Schemas['MuteDoc'];
 export type MuteList = Schemas['MuteList'];
 export type MuteRequest = Schemas['MuteRequest'];
 export type MutePreview = Schemas['MutePreview'];
+export type PersonalFeedRequest = Schemas['PersonalFeedRequest'];
 
 export const COLLECT_PATH = '/user/news/collect';
 export const UNCOLLECT_PATH = '/user/news/unCollect';
@@ -55,6 +56,20 @@ export const MUTE_ADD_PATH = '/user/mutes/add';
 export const MUTE_REMOVE_PATH = '/user/mutes/remove';
 export const MUTE_LIST_PATH = '/user/mutes/list';
 export const MUTE_PREVIEW_PATH = '/user/mutes/preview';
+export const FOLLOWING_FEED_PATH = '/user/news/followingFeed';
+export const TOPICS_FEED_PATH = '/user/news/topicsFeed';
+
+/**
+ * The reader's own feeds (D271): signed POSTs answering `/news/feed`'s page shape, listed
+ * under `['reader', userId, 'feed', name, lang]`.
+ */
+export const OWN_FEEDS = {
+  following: FOLLOWING_FEED_PATH,
+  topics: TOPICS_FEED_PATH,
+} as const;
+export type OwnFeedName = keyof typeof OWN_FEEDS;
+/** Stories asked for per page of an own feed (the server allows 1 to 50). */
+export const OWN_FEED_PAGE_SIZE = 20;
 
 /** What a reader can follow besides publishers (D261): a story's tag or its category. */
 export const TOPIC_KINDS = ['tag', 'category'] as const;

@@ -10,8 +10,8 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useServices, useUser } from '../../app/context';
-import type { MediaSource, Page } from '../news';
+import { useRouteHandle, useServices, useUser } from '../../app/context';
+import { readFeedPage, type FeedPage, type MediaSource, type NewsItem, type Page } from '../news';
 import { emitPopup } from '../popup';
 import {
   BLOCK_PATH,
@@ -21,6 +21,8 @@ import {
   FOLLOW_PATH,
   LIST_PAGE_SIZE,
   LISTS,
+  OWN_FEED_PAGE_SIZE,
+  OWN_FEEDS,
   REACT_PATH,
   REACTIONS_PATH,
   READ_CLEAR_PATH,
@@ -31,12 +33,15 @@ import {
   UNBLOCK_PATH,
   UNCOLLECT_PATH,
   UNFOLLOW_PATH,
+  type BlockedDoc,
   type BlockState,
   type FollowedDoc,
   type FollowList,
   type FollowState,
   type ListItems,
   type ListName,
+  type OwnFeedName,
+  type PersonalFeedRequest,
   type Reaction,
   type ReactionSummary,
   type SavedList,
@@ -56,6 +61,46 @@ export const readerKey = (userId: number | null, ...rest: unknown[]): QueryKey =
 ];
 
 type ListData<T> = InfiniteData<Page<T>, string>;
+type FeedData = InfiniteData<FeedPage, string>;
+
+/**
+ * Asks again for everything a reader's blocks, mutes and publisher follows shape (D270,
+ * D271): the public read answers under `['api']` (the server keeps them per reader's view
+ * and marks the followed publishers) and the reader's own feeds.
+ */
+export function invalidateFeeds(client: QueryClient, userId: number | null) {
+  void client.invalidateQueries({ queryKey: ['api'] });
+  void client.invalidateQueries({ queryKey: readerKey(userId, 'feed') });
+}
+
+/** Where an own feed's pages are kept: per reader and per language of place names. */
+export const ownFeedKey = (userId: number | null, name: OwnFeedName, lang: string): QueryKey =>
+  readerKey(userId, 'feed', name, lang);
+
+/**
+ * One of the reader's own feeds (D271): Following (the followed publishers' stories) or
+ * Your topics (followed tags and categories), newest first, paged by the answer's token. A
+ * page may be short and still have a token; an empty token is the last page.
+ */
+export function useOwnFeed(name: OwnFeedName) {
+  const services = useServices();
+  const { locale } = useRouteHandle();
+  const { userId, ready } = useReaderKey();
+  return useInfiniteQuery<FeedPage, Error, FeedData, QueryKey, string>({
+    queryKey: ownFeedKey(userId, name, locale),
+    queryFn: async ({ pageParam }) => {
+      const body: PersonalFeedRequest = {
+        size: OWN_FEED_PAGE_SIZE,
+        lang: locale,
+        ...(pageParam ? { page_token: pageParam } : {}),
+      };
+      return readFeedPage(await services.api.post<unknown>(OWN_FEEDS[name], body));
+    },
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next_page_token || undefined,
+    enabled: ready,
+  });
+}
 
 /** A paged list of the reader's things as an infinite query (`page_no` ← the answer's token). */
 export function useReaderList<N extends ListName>(name: N) {
@@ -296,42 +341,80 @@ export function useFollowList() {
   });
 }
 
-/** Follow or unfollow a publisher; the follow list is the one place its state lives. */
+/**
+ * Follow or unfollow a publisher; the follow list is the one place its state lives. An
+ * unfollowed publisher's stories leave the Following feed at once; on success every feed
+ * is asked again (the follow marks and the Following feed change).
+ */
 export function useFollow() {
   const { t } = useTranslation();
   const services = useServices();
+  const { locale } = useRouteHandle();
   const { userId } = useReaderKey();
   const key = readerKey(userId, 'follows');
+  const feedKey = ownFeedKey(userId, 'following', locale);
   return useOptimistic<{ media: MediaSource; follow: boolean }>({
-    keys: () => [key],
-    apply: (client, { media, follow }) =>
+    keys: () => [key, feedKey],
+    apply: (client, { media, follow }) => {
       client.setQueryData<FollowedDoc[]>(key, (list = []) => {
         const rest = list.filter((m) => m.media_id !== media.media_id);
         return follow ? [{ ...media, follow_status: 1, followed_at: Date.now() }, ...rest] : rest;
-      }),
+      });
+      if (!follow) {
+        dropFromList<NewsItem>(client, feedKey, (item) => item.media_id === media.media_id);
+      }
+    },
     call: ({ media, follow }) =>
       services.api.post<FollowState>(follow ? FOLLOW_PATH : UNFOLLOW_PATH, {
         media_id: media.media_id,
       }),
     failure: t('Reader_FollowFailed'),
-    settle: (client) => void client.invalidateQueries({ queryKey: key }),
+    settle: (client) => {
+      void client.invalidateQueries({ queryKey: key });
+      invalidateFeeds(client, userId);
+    },
   });
 }
 
+/** The block list's entry for a publisher just blocked (until the list is asked again). */
+const blockedDoc = (media: MediaSource): BlockedDoc => ({
+  media_id: media.media_id,
+  media_name: media.name,
+  icon_url: media.icon_url,
+  home_url: media.home_url,
+  update_time: Date.now(),
+});
+
+/**
+ * Blocks a publisher (after the reader confirmed): once the server agrees it heads the
+ * block list, which is where the publisher page learns it is blocked, and every feed is
+ * asked again (what a block hides is decided by the server, D270).
+ */
 export function useBlock() {
   const { t } = useTranslation();
   const services = useServices();
   const client = useQueryClient();
   const { userId } = useReaderKey();
+  const listKey = readerKey(userId, 'list', 'blocked');
   return useMutation({
-    mutationFn: (mediaId: number) =>
-      services.api.post<BlockState>(BLOCK_PATH, { media_id: mediaId }),
+    mutationFn: (media: MediaSource) =>
+      services.api.post<BlockState>(BLOCK_PATH, { media_id: media.media_id }),
     onError: () => emitPopup({ text: t('Reader_BlockFailed'), kind: 'error' }),
-    onSuccess: () => {
+    onSuccess: (_answer, media) => {
       emitPopup({ text: t('Reader_Blocked'), kind: 'success' });
-      // What a block hides is decided by the server: every feed is asked again.
-      void client.invalidateQueries({ queryKey: readerKey(userId, 'list', 'blocked') });
-      void client.invalidateQueries({ queryKey: ['api'] });
+      client.setQueryData<ListData<BlockedDoc>>(listKey, (data) => {
+        const rest = (data?.pages ?? [{ list: [], next_page_token: '' }]).map((page) => ({
+          ...page,
+          list: page.list.filter((m) => m.media_id !== media.media_id),
+        }));
+        const [first, ...others] = rest;
+        return {
+          pages: [{ ...first, list: [blockedDoc(media), ...first.list] }, ...others],
+          pageParams: data?.pageParams ?? [''],
+        };
+      });
+      void client.invalidateQueries({ queryKey: listKey });
+      invalidateFeeds(client, userId);
     },
   });
 }
@@ -347,6 +430,31 @@ export function useUnblock() {
       dropFromList<ListItems['blocked']>(client, listKey, (m) => m.media_id === mediaId),
     call: (mediaId) => services.api.post<BlockState>(UNBLOCK_PATH, { media_id: mediaId }),
     failure: t('Reader_UnblockFailed'),
-    settle: (client) => void client.invalidateQueries({ queryKey: ['api'] }),
+    settle: (client) => invalidateFeeds(client, userId),
   });
+}
+
+/**
+ * Whether the reader has blocked a publisher, from their block list (the one the block-list
+ * screen shows, so an unblock anywhere shows everywhere): true once found, false once every
+ * page is read without it (or the list cannot be read), undefined until then. Pages after
+ * the first are read only while the publisher is not found.
+ */
+export function useBlockedPublisher(mediaId: number): boolean | undefined {
+  const list = useReaderList('blocked');
+  const { fetchNextPage } = list;
+  const found =
+    list.data?.pages.some((page) => page.list.some((m) => m.media_id === mediaId)) ?? false;
+  const readOn =
+    !found &&
+    list.hasNextPage &&
+    !list.isFetchingNextPage &&
+    !list.isFetchNextPageError &&
+    !list.isRefetching;
+  useEffect(() => {
+    if (readOn) void fetchNextPage({ cancelRefetch: false });
+  }, [readOn, fetchNextPage]);
+  if (found) return true;
+  if (!list.data) return list.isError ? false : undefined;
+  return list.hasNextPage && !list.isFetchNextPageError ? undefined : false;
 }

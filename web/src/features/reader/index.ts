@@ -12,8 +12,10 @@ export {
 export {
   applyReaction,
   useBlock,
+  useBlockedPublisher,
   useFollow,
   useFollowList,
+  useOwnFeed,
   useReactions,
   useReaderList,
   useRecordRead,
@@ -45,7 +47,13 @@ export {
   useSaveChannels,
   useTopics,
 } from './settings';
-export { BlockButton, FollowButton, PublisherActions } from './components/PublisherActions';
+export {
+  BlockButton,
+  BlockedNotice,
+  FollowButton,
+  PublisherActions,
+} from './components/PublisherActions';
+export { FollowingFeedSection, TopicsFeedSection } from './components/OwnFeeds';
 export { ConfirmAction } from './components/Confirm';
 export {
   BlockListScreen,

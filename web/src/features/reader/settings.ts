@@ -30,7 +30,7 @@ import {
   type TopicKind,
   type TopicList,
 } from './api';
-import { readerKey, useOptimistic, useReaderKey } from './hooks';
+import { invalidateFeeds, readerKey, useOptimistic, useReaderKey } from './hooks';
 
 /** Why the server refused a write (its 400s, D261), so the reader is told in their language. */
 export type Refusal = 'tooMany' | 'tooLong' | 'empty' | 'duplicate' | 'other';
@@ -95,6 +95,8 @@ export function useFollowTopic() {
     settle: (client, _vars, answer) => {
       const list = (answer as TopicList | undefined)?.list;
       if (Array.isArray(list)) client.setQueryData(key, list);
+      // Your-topics feed lists what the topics match (D271): asked again in every language.
+      void client.invalidateQueries({ queryKey: readerKey(userId, 'feed', 'topics') });
     },
   });
 }
@@ -167,7 +169,10 @@ export function useMuteFailureText() {
   };
 }
 
-/** Add or take back a mute: shown or gone at once, put back with a message when refused. */
+/**
+ * Add or take back a mute: shown or gone at once, put back with a message when refused;
+ * once the server agrees, every feed is asked again.
+ */
 export function useMuteChange() {
   const services = useServices();
   const failureText = useMuteFailureText();
@@ -186,6 +191,8 @@ export function useMuteChange() {
     settle: (client, _vars, answer) => {
       const list = (answer as MuteList | undefined)?.list;
       if (Array.isArray(list)) client.setQueryData(key, list);
+      // A mute hides stories from every feed and search the server answers (D270).
+      invalidateFeeds(client, userId);
     },
   });
 }

@@ -13,7 +13,7 @@ import {
   useOneQuery,
   type MediaSource,
 } from '../../features/news';
-import { PublisherActions } from '../../features/reader';
+import { PublisherActions, useBlockedPublisher } from '../../features/reader';
 import { toNumber } from '../../lib/parse';
 
 /** SPEC §2.12 publisher page: the §3 media source and its stories (all languages). */
@@ -35,6 +35,8 @@ export default function Media() {
     { enabled: mediaId > 0 && feed.isSuccess && !fromFeed?.media_id },
   );
   const source = fromFeed?.media_id ? fromFeed : detail.data;
+  // A blocked publisher's feed is empty for this reader (D270): the empty state says why.
+  const blocked = useBlockedPublisher(mediaId) === true;
   usePageHead(source?.name || t('Title_media'), source?.about || t('Desc_media'));
   const missing = mediaId <= 0 || ((isNotFound(feed.error) || isNotFound(detail.error)) && !source);
   if (missing) {
@@ -48,7 +50,19 @@ export default function Media() {
         <h1 className="screen__title">{t('Title_media')}</h1>
       )}
       <FeedSection title={t('Media_Latest')}>
-        <NewsFeed query={feed} empty={<NoStories title={t('Empty_MediaStories')} />} />
+        <NewsFeed
+          query={feed}
+          empty={
+            blocked ? (
+              <NoStories
+                title={t('Media_BlockedStories', { name: source?.name ?? '' })}
+                hint={t('Media_BlockedStoriesHint')}
+              />
+            ) : (
+              <NoStories title={t('Empty_MediaStories')} />
+            )
+          }
+        />
       </FeedSection>
     </div>
   );

@@ -1,11 +1,12 @@
 import { Screen } from '../../components/Screen';
-import { FollowingTagsContent, SettingsLinks } from '../../features/reader';
+import { FollowingTagsContent, SettingsLinks, TopicsFeedSection } from '../../features/reader';
 
-/** SPEC §2.17 followed tags: the reader's tags and categories (D263). */
+/** SPEC §2.17 followed tags: the reader's tags and categories (D263), then their stories (D272). */
 export default function SettingFollowingTags() {
   return (
     <Screen>
       <FollowingTagsContent />
+      <TopicsFeedSection />
       <SettingsLinks />
     </Screen>
   );

@@ -25,6 +25,7 @@ import {
   useUnblock,
 } from '../hooks';
 import { ConfirmAction } from './Confirm';
+import { FollowingFeedSection } from './OwnFeeds';
 import { MutesSection, SettingsLinks } from './Settings';
 
 /** A publisher's icon, or its initial, in a reserved square. */
@@ -264,7 +265,10 @@ export function BlockListScreen() {
   );
 }
 
-/** §2 /user/following: followed publishers (one list, no paging: at most 1 000). */
+/**
+ * §2 /user/following: followed publishers (one list, no paging: at most 1 000), then
+ * their stories (D271).
+ */
 export function FollowingScreen() {
   const { t } = useTranslation();
   const { locale } = useRouteHandle();
@@ -306,6 +310,7 @@ export function FollowingScreen() {
   return (
     <Screen>
       <Section title={t('Section_Publishers')}>{body}</Section>
+      <FollowingFeedSection />
     </Screen>
   );
 }
