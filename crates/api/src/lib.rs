@@ -10,6 +10,7 @@ pub mod encrypted_answers;
 pub mod envelope;
 pub mod geo_api;
 pub mod i18n;
+pub mod known_news;
 pub mod metrics;
 pub mod news_api;
 pub mod news_json;

@@ -91,6 +91,8 @@ pub struct Inner {
     pub page_cache: crate::pages::kept::PageCache,
     /// Readers' blocks, mutes and follows, as public answers apply them (D270).
     pub reader_views: crate::reader_view::ReaderViews,
+    /// Stories known to exist, for the reader's writes (D275).
+    pub known_news: crate::known_news::KnownNews,
     /// The sign-in providers this server is configured for.
     pub providers: crate::auth::providers::Providers,
     pub sign_in_limits: crate::auth::providers::SignInLimits,
@@ -109,6 +111,7 @@ impl AppState {
             inline_cache: Default::default(),
             page_cache: Default::default(),
             reader_views: Default::default(),
+            known_news: Default::default(),
             providers: crate::auth::providers::Providers::new(config.google.clone(), config.facebook.clone()),
             sign_in_limits: Default::default(),
             config,

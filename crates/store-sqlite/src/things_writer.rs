@@ -27,12 +27,32 @@ fn db(e: rusqlite::Error) -> StoreError {
 /// One of the reader's small writes. Each answers whether it changed a row.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ThingWrite {
-    Save { user: i64, news: i64, at_ms: i64 },
-    Unsave { user: i64, news: i64 },
+    Save {
+        user: i64,
+        news: i64,
+        at_ms: i64,
+    },
+    Unsave {
+        user: i64,
+        news: i64,
+    },
     /// Once per story per UTC day.
-    Read { user: i64, news: i64, day: i64, at_ms: i64 },
-    React { user: i64, news: i64, reaction: &'static str, at_ms: i64 },
-    Unreact { user: i64, news: i64 },
+    Read {
+        user: i64,
+        news: i64,
+        day: i64,
+        at_ms: i64,
+    },
+    React {
+        user: i64,
+        news: i64,
+        reaction: &'static str,
+        at_ms: i64,
+    },
+    Unreact {
+        user: i64,
+        news: i64,
+    },
 }
 
 struct Request {
@@ -128,12 +148,7 @@ fn execute(conn: &Connection, write: &ThingWrite) -> rusqlite::Result<usize> {
         ThingWrite::Unsave { user, news } => conn
             .prepare_cached("DELETE FROM saved_news WHERE user_id = ?1 AND news_id = ?2")?
             .execute(params![user, news]),
-        ThingWrite::Read {
-            user,
-            news,
-            day,
-            at_ms,
-        } => conn
+        ThingWrite::Read { user, news, day, at_ms } => conn
             .prepare_cached(
                 "INSERT INTO read_history (user_id, news_id, day, read_at) VALUES (?1, ?2, ?3, ?4) \
                  ON CONFLICT DO NOTHING",

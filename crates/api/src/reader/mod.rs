@@ -94,10 +94,13 @@ pub fn refused(outcome: Outcome) -> Result<bool, ApiError> {
 }
 
 /// 404 unless the story exists. Read as a list row (no content): `news` would load the
-/// whole article to answer yes or no.
+/// whole article to answer yes or no. Stories found are remembered ([`crate::known_news::KnownNews`]).
 pub async fn known_news(state: &AppState, id: NewsId) -> Result<(), ApiError> {
     if id.0 <= 0 {
         return Err(ApiError::NotFound);
+    }
+    if state.known_news.contains(id) {
+        return Ok(());
     }
     let found = state
         .store
@@ -106,6 +109,7 @@ pub async fn known_news(state: &AppState, id: NewsId) -> Result<(), ApiError> {
     if found.is_empty() {
         return Err(ApiError::NotFound);
     }
+    state.known_news.insert(id);
     Ok(())
 }
 
