@@ -44,7 +44,10 @@ describe("The reader's own things", { skip }, () => {
       viewport: { width: 1280, height: 900 },
     });
     try {
-      const feed = await (await fetch(`${server.url}/api/news/feed?channel=latest&size=5`)).json();
+      // The newest story of /latest as an English reader in the US sees it.
+      const feed = await (
+        await fetch(`${server.url}/api/news/feed?channel=latest&size=5&lang=en&country=US`)
+      ).json();
       const story = feed.data.list[0];
       await page.goto(`${server.url}/article/${story.news_id}`);
       await waitForCookie(context, 'inited');
@@ -85,10 +88,18 @@ describe("The reader's own things", { skip }, () => {
       await page.getByText(story.title).first().waitFor();
       await page.goto(`${server.url}/user/read`);
       await page.getByRole('button', { name: `Remove “${story.title}” from history` }).waitFor();
+      // D270: the blocked publisher is in none of the reader's feeds, from the server's
+      // first screen on; after unblocking it is back.
+      const publisherCards = page.locator(`main a[href$="/media/${story.media_id}"]`);
+      await page.goto(`${server.url}/latest`);
+      await page.getByRole('main').getByRole('article').first().waitFor();
+      assert.equal(await publisherCards.count(), 0, 'a blocked publisher is not on /latest');
       await page.goto(`${server.url}/setting/block-list`);
       const unblock = page.getByRole('button', { name: `Unblock ${story.media_name}` });
       await unblock.click();
       await unblock.waitFor({ state: 'detached' });
+      await page.goto(`${server.url}/latest`);
+      await publisherCards.first().waitFor();
       assert.deepEqual(
         problems.filter((p) => !p.includes('ERR_NAME_NOT_RESOLVED')),
         [],
