@@ -150,6 +150,7 @@ describe("The reader's own things", { skip }, () => {
       const save = card.getByRole('button', { name: /^Save “/ });
       await save.click();
       await card.getByRole('button', { name: /^Save “/, pressed: true }).waitFor();
+      const storyHref = await card.locator('.news-card__link').getAttribute('href');
       await card.locator('.news-card__link').click();
       await page.getByRole('button', { name: 'Saved', exact: true, pressed: true }).waitFor();
 
@@ -163,6 +164,12 @@ describe("The reader's own things", { skip }, () => {
       await page
         .getByRole('button', { name: label, exact: true, pressed: true })
         .or(page.getByRole('button', { name: label.replace(/^Follow /, 'Unfollow '), exact: true }))
+        .waitFor();
+      // Your topics (D271, D272): the story whose topic was followed is in the feed below.
+      await page
+        .getByRole('region', { name: 'Stories on your topics' })
+        .locator(`a[href="${storyHref}"]`)
+        .first()
         .waitFor();
       assert.deepEqual(
         problems.filter((p) => !p.includes('ERR_NAME_NOT_RESOLVED')),
