@@ -5,8 +5,9 @@
 //! Feeds, stories, search and pages are public answers kept by key (D140, D143, D145).
 //! A reader with a view gets answers made for that view and kept under the request's key
 //! plus the view's fingerprint, so readers who chose the same things share them, and a
-//! reader who chose nothing shares everyone's. Views are read once per reader and kept
-//! briefly here; this process's writes forget them at once.
+//! reader who chose nothing shares everyone's. Views are kept briefly here by the token
+//! they came with (a read call then asks the store for nothing but its answer, on either
+//! engine); this process's writes forget them at once.
 
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, HashSet};
@@ -153,31 +154,53 @@ impl ReaderView {
     }
 }
 
-/// The views of recent readers, by user (see the module's note).
+/// The views of recent readers, by the token they came with (see the module's note), so
+/// that a read call within [`VIEW_TTL_MS`] of the last asks neither for the session nor for
+/// the view. Tokens are kept as a digest, never as they are.
 #[derive(Default)]
-pub struct ReaderViews(Mutex<HashMap<i64, (Arc<ReaderView>, i64)>>);
+pub struct ReaderViews(Mutex<HashMap<[u8; 16], KeptView>>);
+
+struct KeptView {
+    user: UserId,
+    view: Arc<ReaderView>,
+    at_ms: i64,
+}
+
+/// The key a token is kept by.
+pub fn token_digest(token: &str) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&Sha256::digest(token.as_bytes())[..16]);
+    out
+}
 
 impl ReaderViews {
-    /// Forget a reader's view: they blocked, muted or followed something.
+    /// Forget a reader's view on every token: they blocked, muted or followed something.
     pub fn forget(&self, user: UserId) {
         if let Ok(mut map) = self.0.lock() {
-            map.remove(&user.0);
+            map.retain(|_, kept| kept.user != user);
         }
     }
 
-    pub(crate) fn kept(&self, user: UserId, now_ms: i64) -> Option<Arc<ReaderView>> {
+    pub(crate) fn kept(&self, token: &[u8; 16], now_ms: i64) -> Option<Arc<ReaderView>> {
         let map = self.0.lock().ok()?;
-        map.get(&user.0)
-            .filter(|(_, at)| (0..VIEW_TTL_MS).contains(&(now_ms - at)))
-            .map(|(v, _)| v.clone())
+        map.get(token)
+            .filter(|kept| (0..VIEW_TTL_MS).contains(&(now_ms - kept.at_ms)))
+            .map(|kept| kept.view.clone())
     }
 
-    pub(crate) fn keep(&self, user: UserId, view: Arc<ReaderView>, now_ms: i64) {
+    pub(crate) fn keep(&self, token: [u8; 16], user: UserId, view: Arc<ReaderView>, now_ms: i64) {
         if let Ok(mut map) = self.0.lock() {
-            if map.len() >= MAX_VIEWS && !map.contains_key(&user.0) {
+            if map.len() >= MAX_VIEWS && !map.contains_key(&token) {
                 map.clear();
             }
-            map.insert(user.0, (view, now_ms));
+            map.insert(
+                token,
+                KeptView {
+                    user,
+                    view,
+                    at_ms: now_ms,
+                },
+            );
         }
     }
 }
@@ -238,6 +261,24 @@ mod tests {
         assert!(muted.hides(&r));
         let follows = ReaderView::new(HashSet::new(), HashSet::from([MediaId(7)]), vec![]);
         assert!(!follows.hides(&r) && follows.follows(MediaId(7)) && follows.hides_nothing());
+    }
+
+    #[test]
+    fn d270_views_are_kept_by_token_briefly_and_forgotten_for_every_token_of_a_reader() {
+        let views = ReaderViews::default();
+        let (a, b, other) = (token_digest("1.a"), token_digest("1.b"), token_digest("2.c"));
+        let view = Arc::new(ReaderView::new(HashSet::from([MediaId(1)]), HashSet::new(), vec![]));
+        views.keep(a, UserId(1), view.clone(), 1_000);
+        views.keep(b, UserId(1), view.clone(), 1_000);
+        views.keep(other, UserId(2), view, 1_000);
+        assert!(views.kept(&a, 1_000 + VIEW_TTL_MS - 1).is_some());
+        assert!(
+            views.kept(&a, 1_000 + VIEW_TTL_MS).is_none(),
+            "read again after the TTL"
+        );
+        views.forget(UserId(1));
+        assert!(views.kept(&a, 1_001).is_none() && views.kept(&b, 1_001).is_none());
+        assert!(views.kept(&other, 1_001).is_some(), "another reader's view stays");
     }
 
     #[test]

@@ -1,25 +1,28 @@
 //! The view of the reader behind a request (D270): their token, its session, and their
 //! blocks, mutes and follows as [`crate::reader_view`] keeps them.
 
-use crate::reader_view::{MuteRule, ReaderView};
+use crate::reader_view::{MuteRule, ReaderView, token_digest};
 use crate::session::require_session;
 use crate::state::AppState;
 use std::sync::Arc;
 use store::UserId;
 
 /// The view of the reader behind `token`. No token, a token that is not (or no longer) a
-/// session, or a store that fails: the public view. Public answers never fail for it.
+/// session, or a store that fails: the public view. Public answers never fail for it. A
+/// token seen in the last [`VIEW_TTL_MS`](crate::reader_view::VIEW_TTL_MS) is answered from
+/// memory: a session ended meanwhile only changes which public answer it gets.
 pub async fn view_for(state: &AppState, token: Option<&str>, now_ms: i64) -> Arc<ReaderView> {
     let Some(token) = token.filter(|t| !t.is_empty() && t.len() <= 256) else {
         return ReaderView::none();
     };
+    let digest = token_digest(token);
+    if let Some(view) = state.reader_views.kept(&digest, now_ms) {
+        return view;
+    }
     let Ok(session) = require_session(state, Some(token), now_ms).await else {
         return ReaderView::none();
     };
     let user = UserId(session.user.id);
-    if let Some(view) = state.reader_views.kept(user, now_ms) {
-        return view;
-    }
     match load(state, user).await {
         Ok(view) => {
             let view = if view.fingerprint().is_empty() {
@@ -27,7 +30,7 @@ pub async fn view_for(state: &AppState, token: Option<&str>, now_ms: i64) -> Arc
             } else {
                 Arc::new(view)
             };
-            state.reader_views.keep(user, view.clone(), now_ms);
+            state.reader_views.keep(digest, user, view.clone(), now_ms);
             view
         }
         Err(e) => {
