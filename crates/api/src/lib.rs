@@ -9,6 +9,7 @@ pub mod demo_media;
 pub mod encrypted_answers;
 pub mod envelope;
 pub mod geo_api;
+pub mod history;
 pub mod i18n;
 pub mod known_news;
 pub mod metrics;
@@ -96,6 +97,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(news_api::categories::categories_handler))
         .routes(routes!(news_api::search::search_news_handler))
         .routes(routes!(news_api::search::search_media_handler))
+        .routes(routes!(history::history_handler))
 }
 
 static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {

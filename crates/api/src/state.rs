@@ -50,6 +50,9 @@ pub struct ApiConfig {
     /// Behind a reverse proxy: rate limits count by the address it appends to
     /// `X-Forwarded-For` rather than by the proxy's own.
     pub trust_forwarded_for: bool,
+    /// Today in history: the on-this-day feed's address, demo days (`--onthisday-url`,
+    /// `--demo`; D290).
+    pub history: crate::history::source::HistoryConfig,
 }
 
 impl Default for ApiConfig {
@@ -65,6 +68,7 @@ impl Default for ApiConfig {
             google: None,
             facebook: None,
             trust_forwarded_for: false,
+            history: Default::default(),
         }
     }
 }
@@ -96,6 +100,8 @@ pub struct Inner {
     /// The sign-in providers this server is configured for.
     pub providers: crate::auth::providers::Providers,
     pub sign_in_limits: crate::auth::providers::SignInLimits,
+    /// Today in history: the days kept and the answers made from them (D290).
+    pub history: crate::history::kept::History,
 }
 
 impl AppState {
@@ -114,6 +120,7 @@ impl AppState {
             known_news: Default::default(),
             providers: crate::auth::providers::Providers::new(config.google.clone(), config.facebook.clone()),
             sign_in_limits: Default::default(),
+            history: crate::history::kept::History::new(config.history.clone()),
             config,
         }))
     }

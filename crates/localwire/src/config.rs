@@ -200,7 +200,8 @@ pub struct ServeArgs {
     pub addr: String,
     #[command(flatten)]
     pub store: StoreArgs,
-    /// Ingest the built-in demo corpus (data/demo) so the app has news offline.
+    /// Ingest the built-in demo corpus (data/demo) so the app has news offline; today in
+    /// history serves its labelled demo days.
     #[arg(long, env = "LOCALWIRE_DEMO")]
     pub demo: bool,
     /// Word mixed into request signatures. Ships in the web app: an anti-tamper
@@ -229,6 +230,10 @@ pub struct ServeArgs {
     /// X-Forwarded-For instead of the proxy's own.
     #[arg(long, env = "LOCALWIRE_FORWARDED_FOR")]
     pub forwarded_for: bool,
+    /// Wikipedia's on-this-day feed; `{lang}` becomes en, es or fr, `/all/MM/DD` is
+    /// appended. With --demo, demo days are served and it is never called.
+    #[arg(long, env = "LOCALWIRE_ONTHISDAY_URL", default_value = api::history::source::DEFAULT_ONTHISDAY_URL)]
+    pub onthisday_url: String,
 }
 
 /// Google and Facebook sign-in. A provider without a client id is off.
@@ -315,9 +320,21 @@ impl ServeArgs {
             );
         }
         anyhow::ensure!(self.session_days > 0, "LOCALWIRE_SESSION_DAYS must be positive");
+        anyhow::ensure!(
+            self.onthisday_url.starts_with("http://") || self.onthisday_url.starts_with("https://"),
+            "LOCALWIRE_ONTHISDAY_URL must be an http(s) address: {}",
+            self.onthisday_url
+        );
+        let public_url = self.public_url.clone().filter(|u| !u.trim().is_empty());
         Ok(api::ApiConfig {
             sign_word: self.sign_word.clone(),
-            public_url: self.public_url.clone().filter(|u| !u.trim().is_empty()),
+            history: api::history::source::HistoryConfig {
+                base_url: self.onthisday_url.trim_end_matches('/').to_string(),
+                demo: self.demo,
+                user_agent: api::history::source::user_agent(public_url.as_deref()),
+                ..Default::default()
+            },
+            public_url,
             route_rules,
             body_limit: self.body_limit,
             session_ttl_ms: self.session_days.saturating_mul(24 * 3600 * 1000),

@@ -103,6 +103,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today in history for the reader: the on-this-day entries of their local date, in their
+         *     language, local ones first. 503 when Wikipedia cannot be reached and nothing is kept
+         *     (answered within a second).
+         */
+        get: operations["history_handler"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/media/detail": {
         parameters: {
             query?: never;
@@ -932,6 +953,15 @@ export interface components {
             kind: string;
             name: string;
         };
+        /** @description Wikipedia's text is CC BY-SA: the page names the source and the licence. */
+        Attribution: {
+            license: string;
+            license_url: string;
+            /** @description "Wikipedia". */
+            source: string;
+            /** @description The day's article on that language's Wikipedia. */
+            source_url: string;
+        };
         BlockList: {
             list: components["schemas"]["BlockedDoc"][];
             /** @description Give it back as `page_no` for the next page; `""` on the last page (§7.10). */
@@ -1112,10 +1142,71 @@ export interface components {
              */
             followed_at: number;
         };
+        /** @description One day of history for the reader. */
+        HistoryDay: {
+            attribution: components["schemas"]["Attribution"];
+            /** @description The reader's local date (`YYYY-MM-DD`) in their city's time zone. */
+            date: string;
+            /** Format: int32 */
+            day: number;
+            /** @description Built-in demo entries (`serve --demo`), not today's: the page must say so. */
+            demo: boolean;
+            /**
+             * Format: int64
+             * @description When the entries were fetched from Wikipedia (UTC ms; 0 for the demo).
+             */
+            fetched_at: number;
+            /** @description The language of the entries: en, es or fr. */
+            lang: string;
+            /** Format: int32 */
+            month: number;
+            /** @description The place whose entries come first and are marked `local`. */
+            place: components["schemas"]["HistoryPlace"];
+            /** @description selected, events, births, deaths, holidays, in that order; each local-first. */
+            sections: components["schemas"]["HistorySection"][];
+        };
+        HistoryEntry: {
+            /** @description About the reader's city, state or province (D292). */
+            local: boolean;
+            pages: components["schemas"]["HistoryPage"][];
+            /** @description Plain text. */
+            text: string;
+            /**
+             * Format: int32
+             * @description Absent on holidays.
+             */
+            year?: number;
+        };
+        HistoryImage: {
+            /** Format: int32 */
+            height?: number;
+            src: string;
+            /** Format: int32 */
+            width?: number;
+        };
         HistoryList: {
             /** @description Newest read first, in the §3 alternative news shape; `create_time` is when read. */
             list: components["schemas"]["AltNews"][];
             next_page_no: string;
+        };
+        HistoryPage: {
+            description?: string;
+            image?: components["schemas"]["HistoryImage"];
+            title: string;
+            /** @description The article on Wikipedia. */
+            url: string;
+        };
+        HistoryPlace: {
+            admin_name: string;
+            city: string;
+            /** Format: int64 */
+            city_id: number;
+        };
+        HistorySection: {
+            entries: components["schemas"]["HistoryEntry"][];
+            kind: components["schemas"]["Section"];
+            /** @description How many of `entries` (the first ones) are about the reader's place. */
+            local_count: number;
         };
         InitRequest: {
             /** @description The acquisition channel (SPEC §3.14), kept with the device. */
@@ -1425,6 +1516,8 @@ export interface components {
             /** @description The folded query words, for highlighting. */
             terms: string[];
         };
+        /** @enum {string} */
+        Section: "selected" | "events" | "births" | "deaths" | "holidays";
         SessionList: {
             list: components["schemas"]["ActiveSession"][];
         };
@@ -1702,6 +1795,62 @@ export interface operations {
         responses: {
             /** @description Envelope with `{list}` of country entries */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    history_handler: {
+        parameters: {
+            query?: {
+                /** @description en (default), es or fr: the Wikipedia the entries come from. */
+                lang?: string;
+                /**
+                 * @description The reader's city (GeoNames id): its time zone gives the date, its names and its
+                 *     state's or province's make entries local. Default: the language's default city.
+                 */
+                city_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the day */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryDay"];
+                };
+            };
+            /** @description `If-None-Match` names the same answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is invalid; the message names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No city has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Wikipedia is unavailable and nothing is kept for this day */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Today in history (issue 20): /api/history from the kept day (D290) beside nginx serving the
+# same bytes as a static file, in the same run. The feed comes from a loopback copy of the
+# fixture (data/demo/onthisday/), so no network is needed.
+#
+#   bench/history.sh               # needs wrk, nginx, python3; a release binary
+#
+# Target: /api/history at >= 50% of nginx's req/s (wrk -t2 -c64, Accept-Encoding: identity).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${CARGO_TARGET_DIR:=$PWD/target}"
+BIN="${LOCALWIRE_BIN:-$CARGO_TARGET_DIR/release/localwire}"
+DURATION="${BENCH_DURATION:-10s}"
+CONNS=64
+THREADS=2
+PORT_APP=18090
+PORT_NGINX=18091
+PORT_FEED=18092
+OUT=bench/out
+WORK=$(mktemp -d)
+chmod 755 "$WORK"
+mkdir -p "$OUT"
+for tool in wrk nginx python3; do command -v "$tool" >/dev/null || { echo "bench needs $tool" >&2; exit 1; }; done
+[ -x "$BIN" ] || { echo "build the release binary first (cargo build --release -p localwire)" >&2; exit 1; }
+
+cleanup() {
+  [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null || true
+  [ -n "${FEED_PID:-}" ] && kill "$FEED_PID" 2>/dev/null || true
+  [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# The feed: the fixture under every date a reader may be on now (yesterday to tomorrow, UTC).
+for offset in -1 0 1; do
+  md=$(date -u -d "$offset day" +%m/%d)
+  mkdir -p "$WORK/feed/en/all/$md"
+  rmdir "$WORK/feed/en/all/$md"
+  cp data/demo/onthisday/onthisday-en-07-01.json "$WORK/feed/en/all/$md"
+done
+(cd "$WORK/feed" && exec python3 -m http.server "$PORT_FEED" --bind 127.0.0.1 >/dev/null 2>&1) &
+FEED_PID=$!
+md=$(date -u +%m/%d)
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT_FEED/en/all/$md" >/dev/null && break; sleep 0.1; done
+
+"$BIN" serve --addr "127.0.0.1:$PORT_APP" --data-dir "$WORK/data" --log warn \
+  --onthisday-url "http://127.0.0.1:$PORT_FEED/{lang}" >"$WORK/app.log" 2>&1 &
+APP_PID=$!
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT_APP/healthz" >/dev/null && break; sleep 0.1; done
+
+URL_PATH="/api/history?lang=en&city_id=6167865"
+mkdir -p "$WORK/www"
+for _ in $(seq 20); do
+  curl -sf -H 'Accept-Encoding: identity' "http://127.0.0.1:$PORT_APP$URL_PATH" >"$WORK/www/history.json" && break
+  sleep 0.2
+done
+[ -s "$WORK/www/history.json" ] || { echo "no answer from /api/history" >&2; cat "$WORK/app.log" >&2; exit 1; }
+cat >"$WORK/nginx.conf" <<NGINX
+worker_processes auto;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+daemon on;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  keepalive_requests 100000;
+  server {
+    listen 127.0.0.1:$PORT_NGINX;
+    root $WORK/www;
+    location = /api/history { default_type application/json; try_files /history.json =404; }
+  }
+}
+NGINX
+nginx -c "$WORK/nginx.conf" -p "$WORK"
+sleep 0.3
+
+echo "cores: $(nproc); answer: $(wc -c <"$WORK/www/history.json") bytes; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+wrk -t$THREADS -c$CONNS -d"$DURATION" --latency -H 'Accept-Encoding: identity' \
+  "http://127.0.0.1:$PORT_NGINX$URL_PATH" >"$OUT/history-nginx.txt"
+wrk -t$THREADS -c$CONNS -d"$DURATION" --latency -H 'Accept-Encoding: identity' \
+  "http://127.0.0.1:$PORT_APP$URL_PATH" >"$OUT/history-app.txt"
+for f in nginx app; do
+  printf '%s: ' "$f"; grep -E 'Requests/sec' "$OUT/history-$f.txt"; grep -E ' 99%' "$OUT/history-$f.txt"
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
