@@ -9,6 +9,8 @@
 //! names, so they give plain words and runs.
 
 use domain::text::fold;
+use std::collections::HashSet;
+use std::sync::LazyLock;
 
 /// One phrase of a headline: its folded key (what counts) and its words as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,18 +139,28 @@ fn lang_index(lang: &str) -> usize {
     }
 }
 
-/// A folded word is a stop word of the headline's language, or of English (which every
-/// language's headlines borrow from), or too short, or only digits.
+/// Each language's stop words with English's (which every language's headlines borrow).
+static STOP: LazyLock<[HashSet<&'static str>; 3]> = LazyLock::new(|| {
+    let with_en = |own: &[&'static str]| STOP_EN.iter().chain(own).copied().collect();
+    [with_en(&[]), with_en(STOP_ES), with_en(STOP_FR)]
+});
+
+/// A folded word is a stop word of the headline's language or of English, or too
+/// short, or only digits.
 pub fn is_stop(folded: &str, lang: &str) -> bool {
-    if folded.chars().count() < 2 || folded.chars().all(|c| c.is_ascii_digit()) {
+    if folded.len() < 2 || folded.bytes().all(|b| b.is_ascii_digit()) {
         return true;
     }
-    let own = match lang_index(lang) {
-        1 => STOP_ES,
-        2 => STOP_FR,
-        _ => STOP_EN,
-    };
-    own.contains(&folded) || STOP_EN.contains(&folded)
+    STOP[lang_index(lang)].contains(folded)
+}
+
+/// [`fold`] of one word, without its work for the plain ASCII most words are.
+fn fold_word(word: &str) -> String {
+    if word.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        word.to_ascii_lowercase()
+    } else {
+        fold(word)
+    }
 }
 
 struct Word<'a> {
@@ -166,7 +178,7 @@ fn words<'a>(title: &'a str, lang: &str) -> Vec<Word<'a>> {
     let mut start: Option<usize> = None;
     let push = |out: &mut Vec<Word<'a>>, s: usize, e: usize, brk: &mut bool| {
         let text = &title[s..e];
-        let folded = fold(text);
+        let folded = fold_word(text);
         let capital = text.chars().next().is_some_and(char::is_uppercase);
         let stop = is_stop(&folded, lang);
         out.push(Word {
