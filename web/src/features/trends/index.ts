@@ -3,4 +3,4 @@ import './trends.css';
 export { TRENDS_PATH, readTrendsPage, type Trend, type TrendsPage } from './api';
 export { useTrends } from './hooks';
 export { Sparkline } from './components/Sparkline';
-export { TrendList, TrendStories, trendPath } from './components/TrendList';
+export { TopTrends, TrendList, TrendStories, trendPath } from './components/TrendList';

@@ -96,3 +96,34 @@ describe('/realtime-trends (D302)', () => {
     expect(await screen.findByRole('link', { name: 'Blizzard Zelda' })).toBeInTheDocument();
   });
 });
+
+describe('top trends on home and search (D302)', () => {
+  it('home shows the top trends once the first screen is painted', async () => {
+    const { server } = renderApp('/', { routes: { 'GET /api/trends': answer } });
+    const heading = await screen.findByRole('heading', { name: 'Trending now' });
+    const section = heading.closest('section')!;
+    expect(within(section).getByRole('link', { name: 'Blizzard Zelda' })).toHaveAttribute(
+      'href',
+      '/realtime-trends?trend=blizzard%20zelda',
+    );
+    expect(within(section).getByRole('link', { name: 'More trends' })).toHaveAttribute(
+      'href',
+      '/realtime-trends',
+    );
+    const asked = server.requests.find((r) => r.path === '/api/trends')!;
+    expect(asked.query).toMatchObject({ size: '5', stories: '0' });
+  });
+
+  it('home shows no trends section when nothing trends', async () => {
+    renderApp('/', {
+      routes: { 'GET /api/trends': () => envelope({ scope: 'country', made_at: 0, trends: [] }) },
+    });
+    expect(await screen.findByRole('heading', { name: /Top stories/i })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Trending now' })).not.toBeInTheDocument();
+  });
+
+  it('an empty search offers the top trends', async () => {
+    renderApp('/search', { routes: { 'GET /api/trends': answer } });
+    expect(await screen.findByRole('link', { name: 'Transit strike' })).toBeInTheDocument();
+  });
+});

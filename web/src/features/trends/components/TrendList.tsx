@@ -87,3 +87,37 @@ export function TrendStories({ trendKey }: { trendKey: string }) {
     </section>
   );
 }
+
+/**
+ * The top trends for home and search: shown only once there are some (nothing while
+ * loading or on an error, so the page around it does not move or alarm).
+ */
+export function TopTrends({ size = 5 }: { size?: number }) {
+  const { t } = useTranslation();
+  const query = useTrends({ size, stories: 0 });
+  const trends = query.data?.trends ?? [];
+  if (trends.length === 0) return null;
+  return (
+    <section className="section top-trends" aria-labelledby="top-trends-title">
+      <h2 id="top-trends-title" className="section__title">
+        {t('Trends_Now')}
+      </h2>
+      <ol className="trend-list trend-list--compact">
+        {trends.map((trend) => (
+          <li key={trend.key} className="trend">
+            <Link className="trend__phrase" to={trendPath(trend.key)}>
+              {trend.phrase}
+            </Link>
+            <span className="trend__meta">
+              {t('Trends_Meta', { recent: trend.recent, publishers: trend.publishers })}
+            </span>
+            <Sparkline counts={trend.sparkline} />
+          </li>
+        ))}
+      </ol>
+      <p>
+        <Link to="/realtime-trends">{t('Trends_More')}</Link>
+      </p>
+    </section>
+  );
+}
