@@ -126,7 +126,7 @@ pub async fn trends(state: &AppState, p: &TrendsParams, now: i64, view: &ReaderV
             state: s.clone(),
             ..country_key.clone()
         };
-        let m = state.trends.get(state.store.as_ref(), &key, now).await?;
+        let m = state.trends.get(&state.store, &key, now).await?;
         if m.recent_stories >= STATE_MIN_RECENT_STORIES {
             scope = "state";
             made = Some(m);
@@ -134,7 +134,7 @@ pub async fn trends(state: &AppState, p: &TrendsParams, now: i64, view: &ReaderV
     }
     let made = match made {
         Some(m) => m,
-        None => state.trends.get(state.store.as_ref(), &country_key, now).await?,
+        None => state.trends.get(&state.store, &country_key, now).await?,
     };
     let hides = |id| made.rows.get(&id).is_none_or(|row| view.hides(row));
     let shown: Vec<Trend> = made

@@ -6,14 +6,16 @@
 //! store has changed, the next ask reads only the items newer than the newest it holds
 //! (newest first, stopping there), forgets those older than the window, and runs the
 //! engine again over what it holds; every [`FULL_RELOAD_MS`] it reads the window whole
-//! (an item stored late with an older publish time is then counted). Asks meanwhile wait
-//! for the one update (single flight per scope) and are given its result.
+//! (an item stored late with an older publish time is then counted). The update runs in
+//! the background, one per scope; asks meanwhile are given the trends already made. Only
+//! the very first ask of a scope waits (for the one that makes them).
 
 use super::engine::{self, BASELINE_MS, RECENT_MS, Story, Trend};
 use super::phrases::phrases;
 use domain::ids::NewsId;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use store::Store;
 use store::content::{After, ListFilter, Listing, NewsRow};
 use tokio::sync::Mutex;
@@ -55,28 +57,74 @@ struct Scope {
     made: Arc<Made>,
 }
 
+/// A scope's work (what it holds, updated under the lock) and its latest trends (read
+/// without waiting for an update).
 #[derive(Default)]
-pub struct KeptTrends(Mutex<HashMap<ScopeKey, Arc<Mutex<Scope>>>>);
+struct Cell {
+    work: Mutex<Scope>,
+    made: std::sync::Mutex<Arc<Made>>,
+    updating: AtomicBool,
+}
 
-impl KeptTrends {
-    /// The scope's trends, made again first when stale.
-    pub async fn get(&self, store: &dyn Store, key: &ScopeKey, now_ms: i64) -> store::Result<Arc<Made>> {
-        let scope = {
-            let mut map = self.0.lock().await;
-            map.entry(key.clone()).or_default().clone()
-        };
-        let mut scope = scope.lock().await;
-        let generation = store.content_generation();
-        let fresh = scope.made.made_ms > 0
-            && (now_ms - scope.made.made_ms < FRESH_MS || generation == scope.generation)
-            && now_ms - scope.full_ms < FULL_RELOAD_MS;
-        if fresh {
-            return Ok(scope.made.clone());
+impl Cell {
+    fn made(&self) -> Arc<Made> {
+        self.made.lock().map(|m| m.clone()).unwrap_or_default()
+    }
+
+    /// Bring the scope up to date (or, `first`, make it if no one has yet).
+    async fn update(&self, store: &dyn Store, key: &ScopeKey, now_ms: i64, first: bool) -> store::Result<()> {
+        let mut scope = self.work.lock().await;
+        if first && scope.made.made_ms > 0 {
+            return Ok(());
         }
+        let generation = store.content_generation();
         let full = now_ms - scope.full_ms >= FULL_RELOAD_MS;
         update(&mut scope, store, key, now_ms, full).await?;
         scope.generation = generation;
-        Ok(scope.made.clone())
+        if let Ok(mut made) = self.made.lock() {
+            *made = scope.made.clone();
+        }
+        Ok(())
+    }
+}
+
+#[derive(Default)]
+pub struct KeptTrends(Mutex<HashMap<ScopeKey, Arc<Cell>>>);
+
+impl KeptTrends {
+    /// The scope's trends. The first ask makes them; later, stale ones are answered while
+    /// one update runs in the background (stale-while-revalidate).
+    pub async fn get(&self, store: &Arc<dyn Store>, key: &ScopeKey, now_ms: i64) -> store::Result<Arc<Made>> {
+        let cell = {
+            let mut map = self.0.lock().await;
+            map.entry(key.clone()).or_default().clone()
+        };
+        let made = cell.made();
+        if made.made_ms == 0 {
+            // Never made: the asks wait for the one that makes them.
+            cell.update(store.as_ref(), key, now_ms, true).await?;
+            return Ok(cell.made());
+        }
+        let (generation, full_ms) = {
+            let scope = cell.work.try_lock();
+            match scope {
+                Ok(s) => (s.generation, s.full_ms),
+                // An update is running: what is made is the freshest there is.
+                Err(_) => return Ok(made),
+            }
+        };
+        let stale = (now_ms - made.made_ms >= FRESH_MS && store.content_generation() != generation)
+            || now_ms - full_ms >= FULL_RELOAD_MS;
+        if stale && !cell.updating.swap(true, Ordering::AcqRel) {
+            let (cell, store, key) = (cell.clone(), store.clone(), key.clone());
+            tokio::spawn(async move {
+                if let Err(e) = cell.update(store.as_ref(), &key, now_ms, false).await {
+                    tracing::warn!(error = %e, "could not bring trends up to date");
+                }
+                cell.updating.store(false, Ordering::Release);
+            });
+        }
+        Ok(made)
     }
 }
 
