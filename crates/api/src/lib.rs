@@ -26,6 +26,7 @@ pub mod security;
 pub mod session;
 pub mod signed;
 pub mod state;
+pub mod trends;
 pub mod user;
 pub mod viewer;
 
@@ -98,6 +99,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(news_api::search::search_news_handler))
         .routes(routes!(news_api::search::search_media_handler))
         .routes(routes!(history::history_handler))
+        .routes(routes!(news_api::trends::trends_handler))
 }
 
 static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {

@@ -97,6 +97,8 @@ pub struct Inner {
     pub reader_views: crate::reader_view::ReaderViews,
     /// Stories known to exist, for the reader's writes (D275).
     pub known_news: crate::known_news::KnownNews,
+    /// Realtime trends per country, language and state (D301).
+    pub trends: crate::trends::kept::KeptTrends,
     /// The sign-in providers this server is configured for.
     pub providers: crate::auth::providers::Providers,
     pub sign_in_limits: crate::auth::providers::SignInLimits,
@@ -118,6 +120,7 @@ impl AppState {
             page_cache: Default::default(),
             reader_views: Default::default(),
             known_news: Default::default(),
+            trends: Default::default(),
             providers: crate::auth::providers::Providers::new(config.google.clone(), config.facebook.clone()),
             sign_in_limits: Default::default(),
             history: crate::history::kept::History::new(config.history.clone()),

@@ -19,3 +19,4 @@ pub mod params;
 pub mod personal;
 pub mod publisher_cities;
 pub mod search;
+pub mod trends;

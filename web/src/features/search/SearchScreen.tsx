@@ -8,6 +8,7 @@ import {
   mediaPath,
   NewsCard,
   PagedList,
+  useAfterFirstPaint,
   useReader,
   useSearchMedia,
   useSearchNews,
@@ -17,6 +18,7 @@ import {
   type SearchNewsPage,
 } from '../news';
 import { localizePath } from '../../lib/locale';
+import { TopTrends } from '../trends';
 import { PlaceFilter } from './PlaceFilter';
 import { SearchForm } from './SearchForm';
 import './search.css';
@@ -62,6 +64,8 @@ function NewsResults({ q }: { q: string }) {
   const { t } = useTranslation();
   const { locale } = useRouteHandle();
   const reader = useReader();
+  // The top trends under an empty search, asked after the first paint (D302).
+  const belowFold = useAfterFirstPaint();
   const [params, setParams] = useSearchParams();
   const cityId = params.get('city_id') ?? '';
   const category = params.get('category') ?? '';
@@ -173,6 +177,7 @@ function NewsResults({ q }: { q: string }) {
           />
         )}
       </Section>
+      {q === '' && belowFold && <TopTrends />}
     </>
   );
 }

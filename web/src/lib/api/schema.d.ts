@@ -226,6 +226,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/trends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Phrases trending in our own de-duplicated stories: more stories in the last 6 hours
+         *     than their own baseline of the 3 days before, from at least 3 publishers (D300). A
+         *     reader's blocked publishers and mutes never feed their trends (D302).
+         */
+        get: operations["trends_handler"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ugc/react": {
         parameters: {
             query?: never;
@@ -1560,6 +1581,32 @@ export interface components {
             /** @description The tag's text, or one of the 13 category ids. */
             value: string;
         };
+        TrendDoc: {
+            /** @description Folded (lower case, no accents): pass it as `key` to ask for this trend alone. */
+            key: string;
+            /** @description The first `stories` of them as cards. */
+            list: components["schemas"]["NewsItem"][];
+            /** @description Every story of the trend in the last 24 hours (one item each), newest first. */
+            news_ids: number[];
+            /** @description The phrase as most headlines write it ("Hurricane Milton"). */
+            phrase: string;
+            /** @description Distinct publishers of those stories (at least 3). */
+            publishers: number;
+            /** @description Stories begun in the last 6 hours. */
+            recent: number;
+            /** @description Stories begun in each of the last 24 hours, oldest first (24 numbers). */
+            sparkline: number[];
+        };
+        TrendsPage: {
+            /**
+             * Format: int64
+             * @description When the trends were made (ms).
+             */
+            made_at: number;
+            /** @description "state" when the state had enough news for its own trends, else "country". */
+            scope: string;
+            trends: components["schemas"]["TrendDoc"][];
+        };
         /** @description §3.1 user in the server's form: the API's field names and types. */
         User: {
             /**
@@ -2126,6 +2173,56 @@ export interface operations {
                 content?: never;
             };
             /** @description A parameter is missing or invalid; the message names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    trends_handler: {
+        parameters: {
+            query?: {
+                /** @description US or CA; US when absent. */
+                country?: string;
+                /** @description en, es or fr: trends of stories in this language; en when absent. */
+                lang?: string;
+                /**
+                 * @description A state's or province's admin code (a city's `admin_code`): its own trends when it
+                 *     has enough news.
+                 */
+                state?: string;
+                /** @description Only the trend with this key. */
+                key?: string;
+                /** @description Trends answered: 1 to 20, default 10. */
+                size?: number;
+                /** @description Cards per trend: 0 to 30, default 3. */
+                stories?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with `{scope, made_at, trends}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrendsPage"];
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;

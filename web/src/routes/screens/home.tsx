@@ -15,6 +15,7 @@ import {
 } from '../../features/news';
 import { SignInDialog } from '../../features/account';
 import { useHomeChannels } from '../../features/reader';
+import { TopTrends } from '../../features/trends';
 import { localSectionCity, openCityPicker } from '../../features/user';
 import { localizePath } from '../../lib/locale';
 import { HOME_SECTION_SIZE, leadsWithFirst } from '../../shared/screens';
@@ -84,7 +85,9 @@ export default function Home() {
         >
           <NewsFeed query={top} limit={HOME_SECTION_SIZE} empty={<NoStories />} />
         </FeedSection>
-        <div className="home__slot" data-slot="trends" />
+        <div className="home__slot" data-slot="trends">
+          {belowFold && <TopTrends />}
+        </div>
         <FeedSection title={t('Section_Latest')}>
           {belowFold && <NewsFeed query={latest} empty={<NoStories />} />}
         </FeedSection>

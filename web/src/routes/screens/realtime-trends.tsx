@@ -1,14 +1,22 @@
 import { useTranslation } from 'react-i18next';
-import { StoryListScreen } from '../../components/Screen';
+import { useSearchParams } from 'react-router';
+import { Screen, Section } from '../../components/Screen';
+import { TrendList, TrendStories } from '../../features/trends';
 
-/** SPEC §2.8 realtime trends. */
+/** SPEC §2.8 realtime trends: the list, or one trend's stories (`?trend=key`). */
 export default function RealtimeTrends() {
   const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const trendKey = params.get('trend');
   return (
-    <StoryListScreen
-      sectionTitle={t('Nav_Trends')}
-      emptyTitle={t('Empty_Trends')}
-      emptyHint={t('Empty_TrendsHint')}
-    />
+    <Screen>
+      {trendKey ? (
+        <TrendStories trendKey={trendKey} />
+      ) : (
+        <Section title={t('Trends_Now')}>
+          <TrendList />
+        </Section>
+      )}
+    </Screen>
   );
 }
