@@ -27,6 +27,7 @@ pub mod signed;
 pub mod state;
 pub mod user;
 pub mod viewer;
+pub mod weather;
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -96,6 +97,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(news_api::categories::categories_handler))
         .routes(routes!(news_api::search::search_news_handler))
         .routes(routes!(news_api::search::search_media_handler))
+        .routes(routes!(weather::handler::weather_handler))
 }
 
 static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {

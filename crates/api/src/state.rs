@@ -50,6 +50,8 @@ pub struct ApiConfig {
     /// Behind a reverse proxy: rate limits count by the address it appends to
     /// `X-Forwarded-For` rather than by the proxy's own.
     pub trust_forwarded_for: bool,
+    /// The weather upstream and its cache (`--weather-url`; `--demo` makes it up, D282).
+    pub weather: crate::weather::WeatherConfig,
 }
 
 impl Default for ApiConfig {
@@ -65,6 +67,7 @@ impl Default for ApiConfig {
             google: None,
             facebook: None,
             trust_forwarded_for: false,
+            weather: Default::default(),
         }
     }
 }
@@ -96,6 +99,8 @@ pub struct Inner {
     /// The sign-in providers this server is configured for.
     pub providers: crate::auth::providers::Providers,
     pub sign_in_limits: crate::auth::providers::SignInLimits,
+    /// Forecasts per city, kept and renewed (D281).
+    pub weather: crate::weather::Weather,
 }
 
 impl AppState {
@@ -114,6 +119,7 @@ impl AppState {
             known_news: Default::default(),
             providers: crate::auth::providers::Providers::new(config.google.clone(), config.facebook.clone()),
             sign_in_limits: Default::default(),
+            weather: crate::weather::Weather::new(config.weather.clone()),
             config,
         }))
     }

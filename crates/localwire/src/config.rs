@@ -229,6 +229,9 @@ pub struct ServeArgs {
     /// X-Forwarded-For instead of the proxy's own.
     #[arg(long, env = "LOCALWIRE_FORWARDED_FOR")]
     pub forwarded_for: bool,
+    /// Open-Meteo's base address (the forecast is asked at {url}/v1/forecast).
+    #[arg(long, env = "LOCALWIRE_WEATHER_URL", default_value = api::weather::open_meteo::DEFAULT_URL)]
+    pub weather_url: String,
 }
 
 /// Google and Facebook sign-in. A provider without a client id is off.
@@ -325,6 +328,11 @@ impl ServeArgs {
             google: self.sign_in.google()?,
             facebook: self.sign_in.facebook()?,
             trust_forwarded_for: self.forwarded_for,
+            weather: api::weather::WeatherConfig {
+                url: self.weather_url.trim_end_matches('/').to_string(),
+                demo: self.demo,
+                ..Default::default()
+            },
             ..api::ApiConfig::default()
         })
     }
