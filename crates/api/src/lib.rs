@@ -29,6 +29,7 @@ pub mod state;
 pub mod trends;
 pub mod user;
 pub mod viewer;
+pub mod weather;
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -100,6 +101,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(news_api::search::search_media_handler))
         .routes(routes!(history::history_handler))
         .routes(routes!(news_api::trends::trends_handler))
+        .routes(routes!(weather::handler::weather_handler))
 }
 
 static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {

@@ -21,7 +21,8 @@ pub use crate::signed::SignedHeaders;
         (name = "geo", description = "Countries and cities"),
         (name = "news", description = "News feeds, items, publishers and categories (public, cacheable)"),
         (name = "search", description = "News and publisher search (public, cacheable)"),
-        (name = "history", description = "Today in history from Wikipedia's on-this-day feed (public, cacheable)"))
+        (name = "history", description = "Today in history from Wikipedia's on-this-day feed (public, cacheable)"),
+        (name = "weather", description = "The forecast for a city (public, cacheable; Open-Meteo data)"))
 )]
 pub struct ApiDoc;
 

@@ -53,6 +53,8 @@ pub struct ApiConfig {
     /// Today in history: the on-this-day feed's address, demo days (`--onthisday-url`,
     /// `--demo`; D290).
     pub history: crate::history::source::HistoryConfig,
+    /// The weather upstream and its cache (`--weather-url`; `--demo` makes it up, D282).
+    pub weather: crate::weather::WeatherConfig,
 }
 
 impl Default for ApiConfig {
@@ -69,6 +71,7 @@ impl Default for ApiConfig {
             facebook: None,
             trust_forwarded_for: false,
             history: Default::default(),
+            weather: Default::default(),
         }
     }
 }
@@ -104,6 +107,8 @@ pub struct Inner {
     pub sign_in_limits: crate::auth::providers::SignInLimits,
     /// Today in history: the days kept and the answers made from them (D290).
     pub history: crate::history::kept::History,
+    /// Forecasts per city, kept and renewed (D281).
+    pub weather: crate::weather::Weather,
 }
 
 impl AppState {
@@ -124,6 +129,7 @@ impl AppState {
             providers: crate::auth::providers::Providers::new(config.google.clone(), config.facebook.clone()),
             sign_in_limits: Default::default(),
             history: crate::history::kept::History::new(config.history.clone()),
+            weather: crate::weather::Weather::new(config.weather.clone()),
             config,
         }))
     }

@@ -234,6 +234,9 @@ pub struct ServeArgs {
     /// appended. With --demo, demo days are served and it is never called.
     #[arg(long, env = "LOCALWIRE_ONTHISDAY_URL", default_value = api::history::source::DEFAULT_ONTHISDAY_URL)]
     pub onthisday_url: String,
+    /// Open-Meteo's base address (the forecast is asked at {url}/v1/forecast).
+    #[arg(long, env = "LOCALWIRE_WEATHER_URL", default_value = api::weather::open_meteo::DEFAULT_URL)]
+    pub weather_url: String,
 }
 
 /// Google and Facebook sign-in. A provider without a client id is off.
@@ -342,6 +345,11 @@ impl ServeArgs {
             google: self.sign_in.google()?,
             facebook: self.sign_in.facebook()?,
             trust_forwarded_for: self.forwarded_for,
+            weather: api::weather::WeatherConfig {
+                url: self.weather_url.trim_end_matches('/').to_string(),
+                demo: self.demo,
+                ..Default::default()
+            },
             ..api::ApiConfig::default()
         })
     }

@@ -40,6 +40,18 @@ describe('§3.5 app settings', () => {
     expect(settings.toggleTemperatureUnit()).toBe('F');
   });
 
+  it('D280 a reader in Canada who never chose starts with C; a choice wins everywhere', () => {
+    const jar = memoryCookieJar();
+    const settings = createAppSettings(jar);
+    settings.set('iso', 'CA');
+    expect(settings.temperatureUnit()).toBe('C');
+    expect(settings.toggleTemperatureUnit()).toBe('F');
+    expect(settings.temperatureUnit()).toBe('F');
+    settings.set('iso', 'US');
+    settings.remove('tu');
+    expect(settings.temperatureUnit()).toBe('F');
+  });
+
   it('§4.9 the last visit can be set to now and is shown as YYYY-MM-DD', () => {
     const settings = createAppSettings(memoryCookieJar());
     const now = new Date(2024, 6, 4, 15, 30).getTime();

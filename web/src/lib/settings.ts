@@ -49,7 +49,12 @@ export function createAppSettings(jar: CookieJar = documentCookieJar()): AppSett
       return raw ? (resolveLocaleCode(raw)?.code ?? null) : null;
     },
     storeLocale: (code) => jar.set(LOCALE_COOKIE, code, { days: LOCALE_COOKIE_DAYS }),
-    temperatureUnit: () => (jar.get('tu') === 'C' ? 'C' : DEFAULT_TEMPERATURE_UNIT),
+    // D280: a reader who never chose starts with F (§9.12), or C in Canada.
+    temperatureUnit: () => {
+      const chosen = jar.get('tu');
+      if (chosen === 'C' || chosen === 'F') return chosen;
+      return jar.get('iso') === 'CA' ? 'C' : DEFAULT_TEMPERATURE_UNIT;
+    },
     toggleTemperatureUnit: () => {
       const next: TemperatureUnit = settings.temperatureUnit() === 'F' ? 'C' : 'F';
       settings.set('tu', next);

@@ -876,6 +876,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/weather": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The weather for a city: now, the next 48 hours, 7 days (issue 20). */
+        get: operations["weather_handler"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1086,6 +1103,64 @@ export interface components {
             iso: string;
             languages: components["schemas"]["Language"][];
         };
+        Current: {
+            /** Format: double */
+            apparent_temperature?: number | null;
+            /**
+             * Format: double
+             * @description Relative humidity, %.
+             */
+            humidity?: number | null;
+            /** @description Day or night at the place (for the icon). */
+            is_day: boolean;
+            /** Format: double */
+            precipitation: number;
+            /** Format: double */
+            temperature: number;
+            /**
+             * Format: int64
+             * @description When observed (UTC ms).
+             */
+            time: number;
+            /**
+             * Format: int32
+             * @description WMO weather interpretation code (0 clear … 99 thunderstorm with hail).
+             */
+            weather_code: number;
+            /**
+             * Format: double
+             * @description Where the wind comes from, degrees.
+             */
+            wind_direction?: number | null;
+            /** Format: double */
+            wind_speed: number;
+        };
+        Day: {
+            /** @description The local date, YYYY-MM-DD. */
+            date: string;
+            /**
+             * Format: double
+             * @description Highest chance of precipitation in the day, %.
+             */
+            precipitation_probability?: number | null;
+            /** Format: double */
+            precipitation_sum: number;
+            /**
+             * Format: int64
+             * @description UTC ms; absent in polar night or day.
+             */
+            sunrise?: number | null;
+            /** Format: int64 */
+            sunset?: number | null;
+            /** Format: double */
+            temperature_max: number;
+            /** Format: double */
+            temperature_min: number;
+            /** Format: int32 */
+            weather_code: number;
+            /** Format: double */
+            wind_speed_max: number;
+        };
         /** @description §5.6 the default location used when the country is unsupported. */
         DefaultLocation: {
             admin_code: string;
@@ -1163,6 +1238,18 @@ export interface components {
              */
             followed_at: number;
         };
+        /** @description A forecast as read from the upstream, in metric units (°C, km/h, mm); times are UTC ms. */
+        Forecast: {
+            current: components["schemas"]["Current"];
+            /** @description Today and the next 6 days. */
+            daily: components["schemas"]["Day"][];
+            /** @description The next 48 hours from the current one. */
+            hourly: components["schemas"]["Hour"][];
+            /** @description The city's IANA time zone (format times with it). */
+            timezone: string;
+            /** Format: int64 */
+            utc_offset_seconds: number;
+        };
         /** @description One day of history for the reader. */
         HistoryDay: {
             attribution: components["schemas"]["Attribution"];
@@ -1228,6 +1315,25 @@ export interface components {
             kind: components["schemas"]["Section"];
             /** @description How many of `entries` (the first ones) are about the reader's place. */
             local_count: number;
+        };
+        Hour: {
+            is_day: boolean;
+            /**
+             * Format: double
+             * @description Chance of precipitation, %.
+             */
+            precipitation_probability?: number | null;
+            /** Format: double */
+            temperature: number;
+            /**
+             * Format: int64
+             * @description The hour's start (UTC ms).
+             */
+            time: number;
+            /** Format: int32 */
+            weather_code: number;
+            /** Format: double */
+            wind_speed: number;
         };
         InitRequest: {
             /** @description The acquisition channel (SPEC §3.14), kept with the device. */
@@ -1607,6 +1713,14 @@ export interface components {
             scope: string;
             trends: components["schemas"]["TrendDoc"][];
         };
+        Units: {
+            /** @description in or mm. */
+            precipitation: string;
+            /** @description °F or °C. */
+            temperature: string;
+            /** @description mph or km/h. */
+            wind_speed: string;
+        };
         /** @description §3.1 user in the server's form: the API's field names and types. */
         User: {
             /**
@@ -1655,6 +1769,24 @@ export interface components {
             /** @description Send it back in the `token` header. Shown once; the server keeps only its hash. */
             token: string;
             user: components["schemas"]["User"];
+        };
+        /** @description `GET /api/weather`'s data. */
+        WeatherDoc: components["schemas"]["Forecast"] & {
+            /** @description The credit to show with the data. */
+            attribution: string;
+            /** Format: int64 */
+            city_id: number;
+            /**
+             * Format: int64
+             * @description When the server got this forecast (UTC ms); older than 15 minutes means the
+             *     upstream could not be reached since.
+             */
+            fetched_at: number;
+            /** @description `open-meteo`, or `demo` for the made-up weather of `serve --demo` (the app labels it). */
+            source: string;
+            /** @description F or C, as asked. */
+            unit: string;
+            units: components["schemas"]["Units"];
         };
     };
     responses: never;
@@ -3766,6 +3898,59 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["TopicList"];
                 };
+            };
+        };
+    };
+    weather_handler: {
+        parameters: {
+            query: {
+                /** @description GeoNames id of the city (the reader's `cityId`). */
+                city_id: number;
+                /** @description F (default, §9.12: °F, mph, in) or C (°C, km/h, mm). */
+                unit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the forecast */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WeatherDoc"];
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid; the message names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No city has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The weather provider cannot be reached and nothing is kept for this city */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

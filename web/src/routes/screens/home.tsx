@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useRouteHandle } from '../../app/context';
+import { useRouteHandle, useServices } from '../../app/context';
 import { Screen } from '../../components/Screen';
 import {
   CategoryTabs,
@@ -16,6 +16,7 @@ import {
 import { SignInDialog } from '../../features/account';
 import { useHomeChannels } from '../../features/reader';
 import { TopTrends } from '../../features/trends';
+import { WeatherWidget } from '../../features/weather';
 import { localSectionCity, openCityPicker } from '../../features/user';
 import { localizePath } from '../../lib/locale';
 import { HOME_SECTION_SIZE, leadsWithFirst } from '../../shared/screens';
@@ -28,6 +29,7 @@ export default function Home() {
   const { t } = useTranslation();
   const { locale } = useRouteHandle();
   const reader = useReader();
+  const { settings } = useServices();
   const [params, setParams] = useSearchParams();
   const closeLogin = useCallback(() => {
     setParams(
@@ -65,8 +67,18 @@ export default function Home() {
           </button>
         </div>
         <CategoryTabs channels={channels.data} />
-        {/* Filled by the weather and trends features. */}
-        <div className="home__slot" data-slot="weather" />
+        {/* Filled after the first paint, so the server's first screen stays as written
+            (D262, D266); its box is reserved by CSS (news.css). */}
+        <div className="home__slot" data-slot="weather">
+          {belowFold && (
+            <WeatherWidget
+              cityId={reader.cityId}
+              city={city || reader.city}
+              unit={settings.temperatureUnit()}
+              to={localizePath(locale, '/weather')}
+            />
+          )}
+        </div>
         <FeedSection
           title={city ? t('Section_Local', { city }) : t('Section_LocalNoCity')}
           more={{ to: localizePath(locale, '/local'), label: t('Home_MoreLocal') }}

@@ -1,16 +1,19 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServices, useUser } from '../../app/context';
-import { EmptyState, Screen, Section } from '../../components/Screen';
+import { Screen } from '../../components/Screen';
+import { useReader } from '../../features/news';
+import { WeatherDetail } from '../../features/weather';
 import type { TemperatureUnit } from '../../lib/settings';
 
-/** SPEC §2.7 weather detail; the unit choice (§4.8, cookie `tu`) works already. */
+/** SPEC §2.7 weather detail: the reader's city now, 48 hours, 7 days, in the `tu` unit (§4.8). */
 export default function Weather() {
   const { t } = useTranslation();
   const { settings } = useServices();
   const user = useUser();
+  const reader = useReader();
   const [unit, setUnit] = useState<TemperatureUnit>(() => settings.temperatureUnit());
-  const city = user?.city_show || settings.get('city') || t('Web_CityUnknown');
+  const city = user?.city_show || reader.label || settings.get('city') || t('Web_CityUnknown');
 
   function choose(next: TemperatureUnit) {
     if (next !== settings.temperatureUnit()) settings.toggleTemperatureUnit();
@@ -34,9 +37,7 @@ export default function Weather() {
           </label>
         ))}
       </fieldset>
-      <Section title={t('Section_Forecast')}>
-        <EmptyState title={t('Empty_Weather', { city })} hint={t('Empty_WeatherHint')} />
-      </Section>
+      <WeatherDetail cityId={reader.cityId} city={city} unit={unit} locale={reader.lang} />
     </Screen>
   );
 }

@@ -1,0 +1,20 @@
+import { useQuery } from '@tanstack/react-query';
+import { useServices } from '../../app/context';
+import type { TemperatureUnit } from '../../lib/settings';
+import { fetchWeather } from './api';
+
+/** The server keeps a forecast 15 minutes; asking again sooner would get the same one. */
+const WEATHER_STALE_MS = 5 * 60_000;
+
+/** The forecast for a city in a unit; off without a city. */
+export function useWeather(cityId: number, unit: TemperatureUnit) {
+  const { api } = useServices();
+  return useQuery({
+    queryKey: ['weather', cityId, unit],
+    queryFn: () => fetchWeather(api, cityId, unit),
+    enabled: cityId > 0,
+    staleTime: WEATHER_STALE_MS,
+    // A 503 means the provider is down; the server already waited for it.
+    retry: false,
+  });
+}
