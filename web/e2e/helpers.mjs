@@ -1,7 +1,8 @@
 // Shared set-up for the end-to-end journeys: start the real `localwire` binary on a free
 // port with a fresh data directory, and one headless Chromium per test file.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createInterface } from 'node:readline';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -43,6 +44,31 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+let openMeteo;
+/**
+ * A loopback Open-Meteo answering `/v1/forecast` with the API tests' fixture (one per test
+ * process): the machine is offline, and the home's weather widget must find its forecast
+ * as it would in production instead of logging the "unavailable" answer's 503.
+ */
+function loopbackOpenMeteo() {
+  openMeteo ??= new Promise((resolveUrl) => {
+    const fixture = resolve(webDir, '../crates/api/tests/fixtures/open-meteo-forecast.json');
+    const body = readFileSync(fixture);
+    const server = createHttpServer((req, res) => {
+      if (req.url?.startsWith('/v1/forecast')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(body);
+      } else {
+        res.writeHead(404);
+        res.end();
+      }
+    });
+    server.unref();
+    server.listen(0, '127.0.0.1', () => resolveUrl(`http://127.0.0.1:${server.address().port}`));
+  });
+  return openMeteo;
+}
+
 /**
  * Starts `localwire serve` (with `demo: true`, `serve --demo`: the built-in demo corpus is
  * ingested before it listens; `args` are more flags) and waits for GET /healthz to answer
@@ -62,6 +88,8 @@ export async function startServer({ demo = false, args: extraArgs = [] } = {}) {
     signWord,
   ];
   if (demo) args.push('--demo');
+  if (!demo && !extraArgs.includes('--weather-url'))
+    args.push('--weather-url', await loopbackOpenMeteo());
   args.push(...extraArgs);
   const child = spawn(binary, args, {
     env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn' },

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Weather (issue 20): /api/weather from the kept forecast (D281) beside nginx serving the same
+# bytes as a static file, in the same run. Open-Meteo is a loopback copy of the test fixture
+# (crates/api/tests/fixtures/open-meteo-forecast.json), so no network is needed.
+#
+#   bench/weather.sh               # needs wrk, nginx, python3; a release binary
+#
+# Target: /api/weather at >= 50% of nginx's req/s (wrk -t2 -c64, Accept-Encoding: identity).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${CARGO_TARGET_DIR:=$PWD/target}"
+BIN="${LOCALWIRE_BIN:-$CARGO_TARGET_DIR/release/localwire}"
+DURATION="${BENCH_DURATION:-10s}"
+CONNS=64
+THREADS=2
+PORT_APP=18093
+PORT_NGINX=18094
+PORT_FEED=18095
+OUT=bench/out
+WORK=$(mktemp -d)
+chmod 755 "$WORK"
+mkdir -p "$OUT"
+for tool in wrk nginx python3; do command -v "$tool" >/dev/null || { echo "bench needs $tool" >&2; exit 1; }; done
+[ -x "$BIN" ] || { echo "build the release binary first (cargo build --release -p localwire)" >&2; exit 1; }
+
+cleanup() {
+  [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null || true
+  [ -n "${FEED_PID:-}" ] && kill "$FEED_PID" 2>/dev/null || true
+  [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# Open-Meteo: the test fixture at /v1/forecast (the loopback server ignores the query).
+mkdir -p "$WORK/feed/v1"
+cp crates/api/tests/fixtures/open-meteo-forecast.json "$WORK/feed/v1/forecast"
+(cd "$WORK/feed" && exec python3 -m http.server "$PORT_FEED" --bind 127.0.0.1 >/dev/null 2>&1) &
+FEED_PID=$!
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT_FEED/v1/forecast" >/dev/null && break; sleep 0.1; done
+
+"$BIN" serve --addr "127.0.0.1:$PORT_APP" --data-dir "$WORK/data" --log warn \
+  --weather-url "http://127.0.0.1:$PORT_FEED" >"$WORK/app.log" 2>&1 &
+APP_PID=$!
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT_APP/healthz" >/dev/null && break; sleep 0.1; done
+
+URL_PATH="/api/weather?city_id=4140963&unit=F"
+mkdir -p "$WORK/www"
+for _ in $(seq 20); do
+  curl -sf -H 'Accept-Encoding: identity' "http://127.0.0.1:$PORT_APP$URL_PATH" >"$WORK/www/weather.json" && break
+  sleep 0.2
+done
+[ -s "$WORK/www/weather.json" ] || { echo "no answer from /api/weather" >&2; cat "$WORK/app.log" >&2; exit 1; }
+cat >"$WORK/nginx.conf" <<NGINX
+worker_processes auto;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+daemon on;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  keepalive_requests 100000;
+  server {
+    listen 127.0.0.1:$PORT_NGINX;
+    root $WORK/www;
+    location = /api/weather { default_type application/json; try_files /weather.json =404; }
+  }
+}
+NGINX
+nginx -c "$WORK/nginx.conf" -p "$WORK"
+sleep 0.3
+
+echo "cores: $(nproc); answer: $(wc -c <"$WORK/www/weather.json") bytes; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+wrk -t$THREADS -c$CONNS -d"$DURATION" --latency -H 'Accept-Encoding: identity' \
+  "http://127.0.0.1:$PORT_NGINX$URL_PATH" >"$OUT/weather-nginx.txt"
+wrk -t$THREADS -c$CONNS -d"$DURATION" --latency -H 'Accept-Encoding: identity' \
+  "http://127.0.0.1:$PORT_APP$URL_PATH" >"$OUT/weather-app.txt"
+for f in nginx app; do
+  printf '%s: ' "$f"; grep -E 'Requests/sec' "$OUT/weather-$f.txt"; grep -E ' 99%' "$OUT/weather-$f.txt"
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
