@@ -36,11 +36,13 @@ export function useReader() {
   const country = user?.country || settings.get('iso') || payload?.country || 'US';
   const cityId = user?.city_id || Number(settings.get('cityId')) || 0;
   const city = user?.city || settings.get('city') || '';
+  // The state or province (a city's admin code): trends ask for its own when it has enough news.
+  const adminCode = user?.admin_code || settings.get('adminCode') || '';
   const label = readerCityLabel(user, {
     city: settings.get('city'),
     adminCode: settings.get('adminCode'),
   });
-  return { lang: locale, country, cityId, city, label };
+  return { lang: locale, country, cityId, city, adminCode, label };
 }
 
 function usePayloadData(path: string, params: Params) {

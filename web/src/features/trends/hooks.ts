@@ -21,6 +21,7 @@ export function useTrends({
   const params = cleanParams({
     country: reader.country,
     lang: reader.lang,
+    state: reader.adminCode || undefined,
     size,
     stories,
     key: trendKey,

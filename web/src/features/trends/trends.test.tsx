@@ -53,7 +53,22 @@ describe('/realtime-trends (D302)', () => {
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Transit strike' })).toBeInTheDocument();
     const asked = server.requests.find((r) => r.path === '/api/trends')!;
-    expect(asked.query).toMatchObject({ country: 'US', lang: 'en' });
+    expect(asked.query).toMatchObject({ country: 'US', lang: 'en', state: 'DC' });
+    expect(screen.getByText('Trending across United States')).toBeInTheDocument();
+  });
+
+  it('d301 asks for the reader’s state and says when the trends are the state’s own', async () => {
+    renderApp('/realtime-trends', {
+      routes: {
+        'GET /api/trends': (req) =>
+          envelope({
+            scope: req.query.state === 'DC' ? 'state' : 'country',
+            made_at: Date.now(),
+            trends: [trend('blizzard zelda', 'Blizzard Zelda')],
+          }),
+      },
+    });
+    expect(await screen.findByText('Trending in DC')).toBeInTheDocument();
   });
 
   it('opens a trend to list its stories, and goes back', async () => {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/Screen';
-import { ErrorState, ListSkeleton, NewsCard } from '../../news';
+import { ErrorState, ListSkeleton, NewsCard, useReader } from '../../news';
 import { useTrends } from '../hooks';
 import { Sparkline } from './Sparkline';
 
@@ -11,6 +11,7 @@ export const trendPath = (key: string) => `/realtime-trends?trend=${encodeURICom
 export function TrendList({ size, compact = false }: { size?: number; compact?: boolean }) {
   const { t } = useTranslation();
   const query = useTrends({ size, stories: 0 });
+  const reader = useReader();
   if (query.isPending) return <ListSkeleton count={compact ? 2 : 4} label={t('Trends_Loading')} />;
   if (query.isError)
     return (
@@ -24,7 +25,7 @@ export function TrendList({ size, compact = false }: { size?: number; compact?: 
   const trends = query.data.trends;
   if (trends.length === 0)
     return compact ? null : <EmptyState title={t('Empty_Trends')} hint={t('Empty_TrendsHint')} />;
-  return (
+  const list = (
     <ol className={compact ? 'trend-list trend-list--compact' : 'trend-list'}>
       {trends.map((trend) => (
         <li key={trend.key} className="trend">
@@ -38,6 +39,18 @@ export function TrendList({ size, compact = false }: { size?: number; compact?: 
         </li>
       ))}
     </ol>
+  );
+  if (compact) return list;
+  // Whose trends these are: the state's own when it had enough news (D301), else the country's.
+  const where =
+    query.data.scope === 'state'
+      ? t('Trends_InState', { state: reader.adminCode })
+      : t('Trends_InCountry', { country: t(`Country_${reader.country}`) });
+  return (
+    <>
+      <p className="trend-list__scope">{where}</p>
+      {list}
+    </>
   );
 }
 
