@@ -73,5 +73,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    // Room for findBy*'s 5 s limit (src/test/setup.ts) inside one test.
+    testTimeout: 20_000,
   },
 });

@@ -1,6 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy* and waitFor give up after this long. Testing Library's 1 s is tight when CI's two
+// cores also build Rust: a passing query returns as soon as it matches, so a longer limit
+// costs nothing and only keeps a slow machine from failing a correct screen.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
