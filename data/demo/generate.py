@@ -24,6 +24,7 @@ from xml.sax.saxutils import escape as xesc, quoteattr
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # keep data/demo free of __pycache__
 sys.path.insert(0, HERE)
+from stories_developing import DEVELOPING  # noqa: E402
 from stories_events import EVENTS  # noqa: E402
 from stories_places import PLACE_STORIES  # noqa: E402
 from stories_templates import TEMPLATES  # noqa: E402
@@ -630,6 +631,13 @@ def main():
         write(pub["icon"], icon_svg(pub))
 
     items, event_time = build_items(rng)
+    # Developing stories (stories_developing.py) come after everything else is drawn and
+    # have fixed times, so the rest of the corpus is the same with or without them.
+    for ev in DEVELOPING:
+        for (pk, cat, hours, title, text) in ev["cov"]:
+            assert pk in PUB and cat in CATEGORIES, (pk, cat)
+            items.append(dict(pub=pk, cat=cat, title=title, text=text, event=ev["id"], kind="developing",
+                              secs=int(hours * 3600)))
     audio_len = {a: os.path.getsize(os.path.join(HERE, "media/audio", a)) for a in ("demo-chime.mp3", "demo-sweep.mp3")}
     manifest = []
     by_pub = {p["key"]: [] for p in PUBS}
@@ -641,7 +649,9 @@ def main():
         lang = pub["lang"]
         # times: events near their event time, others spread over the last 7 days
         for it in lst:
-            if it["event"]:
+            if "secs" in it:
+                secs = it["secs"]
+            elif it["event"]:
                 secs = event_time[it["event"]] + rng.uniform(-7, 7) * 3600
             else:
                 secs = rng.uniform(0.05, 6.95) * 86400

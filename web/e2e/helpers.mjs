@@ -69,6 +69,47 @@ function loopbackOpenMeteo() {
   return openMeteo;
 }
 
+let onThisDay;
+/**
+ * A loopback Wikipedia on-this-day feed (`/{lang}/feed/onthisday/all/{MM}/{DD}`) answering
+ * every date with the demo corpus's days (origin in data/demo/onthisday/README.md); pass
+ * its address as `--onthisday-url`.
+ */
+export function loopbackOnThisDay() {
+  onThisDay ??= new Promise((resolveUrl) => {
+    const days = Object.fromEntries(
+      ['en', 'es', 'fr'].map((lang) => [
+        lang,
+        readFileSync(resolve(webDir, `../data/demo/onthisday/onthisday-${lang}-07-01.json`)),
+      ]),
+    );
+    const server = createHttpServer((req, res) => {
+      const match = /^\/(en|es|fr)\/feed\/onthisday\/all\/\d\d\/\d\d$/.exec(req.url ?? '');
+      if (match) {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(days[match[1]]);
+      } else {
+        res.writeHead(404);
+        res.end();
+      }
+    });
+    server.unref();
+    server.listen(0, '127.0.0.1', () =>
+      resolveUrl(`http://127.0.0.1:${server.address().port}/{lang}/feed/onthisday`),
+    );
+  });
+  return onThisDay;
+}
+
+/** A loopback upstream that takes every request and never answers (a hung provider). */
+export function hangingUpstream() {
+  return new Promise((resolveUrl) => {
+    const server = createHttpServer(() => {});
+    server.unref();
+    server.listen(0, '127.0.0.1', () => resolveUrl(`http://127.0.0.1:${server.address().port}`));
+  });
+}
+
 /**
  * Starts `localwire serve` (with `demo: true`, `serve --demo`: the built-in demo corpus is
  * ingested before it listens; `args` are more flags) and waits for GET /healthz to answer

@@ -115,6 +115,7 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
         let _ = stopped.wait_for(|s| *s).await;
     }));
     let state = api::AppState::new(store.clone(), api_config);
+    api::news_api::trends::warm_up(&state);
     if !state.shell.built {
         tracing::warn!("this binary was built without the web app (web/dist); pages show a notice");
     }

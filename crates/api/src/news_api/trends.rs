@@ -177,6 +177,25 @@ pub async fn trends(state: &AppState, p: &TrendsParams, now: i64, view: &ReaderV
     })
 }
 
+/// Makes the four product pairs' country trends in the background (D301), so the first
+/// reader of each after a start is answered from kept trends instead of waiting for the
+/// window's first read. A failure is logged; the first ask then tries again.
+pub fn warm_up(state: &AppState) {
+    for pair in domain::locale::CountryLanguage::PRODUCT_PAIRS {
+        let state = state.clone();
+        tokio::spawn(async move {
+            let key = ScopeKey {
+                filter_lang: pair.locale.code().to_string(),
+                country: pair.country.iso().to_string(),
+                state: String::new(),
+            };
+            if let Err(e) = state.trends.get(&state.store, &key, now_ms()).await {
+                tracing::warn!(error = %e, scope = %pair.code(), "trends could not be made at start");
+            }
+        });
+    }
+}
+
 /// Phrases trending in our own de-duplicated stories: more stories in the last 6 hours
 /// than their own baseline of the 3 days before, from at least 3 publishers (D300). A
 /// reader's blocked publishers and mutes never feed their trends (D302).
