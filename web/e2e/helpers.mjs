@@ -44,20 +44,38 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-let openMeteo;
+let weatherProviders;
 /**
- * A loopback Open-Meteo answering `/v1/forecast` with the API tests' fixture (one per test
- * process): the machine is offline, and the home's weather widget must find its forecast
- * as it would in production instead of logging the "unavailable" answer's 503.
+ * A loopback Open-Meteo, NWS and MSC GeoMet (one per test process) answering
+ * `/v1/forecast`, `/alerts/active` and `/collections/weather-alerts/items` with the API
+ * tests' fixtures: the machine is offline, and the home's weather widget and alert banner
+ * must find their answers as they would in production instead of logging a 503.
  */
-function loopbackOpenMeteo() {
-  openMeteo ??= new Promise((resolveUrl) => {
-    const fixture = resolve(webDir, '../crates/api/tests/fixtures/open-meteo-forecast.json');
-    const body = readFileSync(fixture);
+function loopbackWeather() {
+  weatherProviders ??= new Promise((resolveUrl) => {
+    const fixtures = resolve(webDir, '../crates/api/tests/fixtures');
+    const answers = [
+      [
+        '/v1/forecast',
+        'application/json',
+        readFileSync(join(fixtures, 'open-meteo-forecast.json')),
+      ],
+      [
+        '/alerts/active',
+        'application/geo+json',
+        readFileSync(join(fixtures, 'nws-alerts-active.geojson')),
+      ],
+      [
+        '/collections/weather-alerts/items',
+        'application/geo+json',
+        readFileSync(join(fixtures, 'eccc-weather-alerts.geojson')),
+      ],
+    ];
     const server = createHttpServer((req, res) => {
-      if (req.url?.startsWith('/v1/forecast')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(body);
+      const answer = answers.find(([path]) => req.url?.startsWith(path));
+      if (answer) {
+        res.writeHead(200, { 'content-type': answer[1] });
+        res.end(answer[2]);
       } else {
         res.writeHead(404);
         res.end();
@@ -66,7 +84,7 @@ function loopbackOpenMeteo() {
     server.unref();
     server.listen(0, '127.0.0.1', () => resolveUrl(`http://127.0.0.1:${server.address().port}`));
   });
-  return openMeteo;
+  return weatherProviders;
 }
 
 /**
@@ -88,8 +106,12 @@ export async function startServer({ demo = false, args: extraArgs = [] } = {}) {
     signWord,
   ];
   if (demo) args.push('--demo');
-  if (!demo && !extraArgs.includes('--weather-url'))
-    args.push('--weather-url', await loopbackOpenMeteo());
+  if (!demo) {
+    const providers = await loopbackWeather();
+    for (const flag of ['--weather-url', '--nws-url', '--eccc-url']) {
+      if (!extraArgs.includes(flag)) args.push(flag, providers);
+    }
+  }
   args.push(...extraArgs);
   const child = spawn(binary, args, {
     env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn' },
