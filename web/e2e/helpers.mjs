@@ -47,9 +47,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let weatherProviders;
 /**
  * A loopback Open-Meteo, NWS and MSC GeoMet (one per test process) answering
- * `/v1/forecast`, `/alerts/active` and `/collections/weather-alerts/items` with the API
- * tests' fixtures: the machine is offline, and the home's weather widget and alert banner
- * must find their answers as they would in production instead of logging a 503.
+ * `/v1/forecast`, `/alerts/active` and `/collections/weather-alerts/items`: the machine is
+ * offline, and the home's weather widget and alert check must find their answers as they
+ * would in production instead of logging a 503. The alert issuers answer an empty
+ * collection (no banner over the journeys' pages) unless asked under `/with-alerts`, where
+ * they answer the API tests' fixtures (`startServer({ alerts: true })`).
  */
 function loopbackWeather() {
   weatherProviders ??= new Promise((resolveUrl) => {
@@ -71,9 +73,15 @@ function loopbackWeather() {
         readFileSync(join(fixtures, 'eccc-weather-alerts.geojson')),
       ],
     ];
+    const none = Buffer.from('{"type":"FeatureCollection","features":[]}');
     const server = createHttpServer((req, res) => {
-      const answer = answers.find(([path]) => req.url?.startsWith(path));
-      if (answer) {
+      const withAlerts = req.url?.startsWith('/with-alerts/');
+      const url = withAlerts ? req.url.slice('/with-alerts'.length) : req.url;
+      const answer = answers.find(([path]) => url?.startsWith(path));
+      if (answer && !withAlerts && answer[0] !== '/v1/forecast') {
+        res.writeHead(200, { 'content-type': answer[1] });
+        res.end(none);
+      } else if (answer) {
         res.writeHead(200, { 'content-type': answer[1] });
         res.end(answer[2]);
       } else {
@@ -89,10 +97,11 @@ function loopbackWeather() {
 
 /**
  * Starts `localwire serve` (with `demo: true`, `serve --demo`: the built-in demo corpus is
- * ingested before it listens; `args` are more flags) and waits for GET /healthz to answer
- * 200 (at most 60 s).
+ * ingested before it listens; `alerts: true`: the loopback NWS and GeoMet answer the
+ * fixtures' alerts; `args` are more flags) and waits for GET /healthz to answer 200 (at most
+ * 60 s).
  */
-export async function startServer({ demo = false, args: extraArgs = [] } = {}) {
+export async function startServer({ demo = false, alerts = false, args: extraArgs = [] } = {}) {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'localwire-e2e-'));
   const output = [];
@@ -108,8 +117,10 @@ export async function startServer({ demo = false, args: extraArgs = [] } = {}) {
   if (demo) args.push('--demo');
   if (!demo) {
     const providers = await loopbackWeather();
-    for (const flag of ['--weather-url', '--nws-url', '--eccc-url']) {
-      if (!extraArgs.includes(flag)) args.push(flag, providers);
+    if (!extraArgs.includes('--weather-url')) args.push('--weather-url', providers);
+    for (const flag of ['--nws-url', '--eccc-url']) {
+      if (!extraArgs.includes(flag))
+        args.push(flag, alerts ? `${providers}/with-alerts` : providers);
     }
   }
   args.push(...extraArgs);

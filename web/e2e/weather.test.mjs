@@ -16,7 +16,7 @@ describe('Official weather alerts in a browser', { skip }, () => {
 
   before(async () => {
     [live, demo, browser] = await Promise.all([
-      startServer(),
+      startServer({ alerts: true }),
       startServer({ demo: true }),
       launchBrowser(),
     ]);
