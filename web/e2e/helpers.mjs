@@ -44,20 +44,46 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-let openMeteo;
+let weatherProviders;
 /**
- * A loopback Open-Meteo answering `/v1/forecast` with the API tests' fixture (one per test
- * process): the machine is offline, and the home's weather widget must find its forecast
- * as it would in production instead of logging the "unavailable" answer's 503.
+ * A loopback Open-Meteo, NWS and MSC GeoMet (one per test process) answering
+ * `/v1/forecast`, `/alerts/active` and `/collections/weather-alerts/items`: the machine is
+ * offline, and the home's weather widget and alert check must find their answers as they
+ * would in production instead of logging a 503. The alert issuers answer an empty
+ * collection (no banner over the journeys' pages) unless asked under `/with-alerts`, where
+ * they answer the API tests' fixtures (`startServer({ alerts: true })`).
  */
-function loopbackOpenMeteo() {
-  openMeteo ??= new Promise((resolveUrl) => {
-    const fixture = resolve(webDir, '../crates/api/tests/fixtures/open-meteo-forecast.json');
-    const body = readFileSync(fixture);
+function loopbackWeather() {
+  weatherProviders ??= new Promise((resolveUrl) => {
+    const fixtures = resolve(webDir, '../crates/api/tests/fixtures');
+    const answers = [
+      [
+        '/v1/forecast',
+        'application/json',
+        readFileSync(join(fixtures, 'open-meteo-forecast.json')),
+      ],
+      [
+        '/alerts/active',
+        'application/geo+json',
+        readFileSync(join(fixtures, 'nws-alerts-active.geojson')),
+      ],
+      [
+        '/collections/weather-alerts/items',
+        'application/geo+json',
+        readFileSync(join(fixtures, 'eccc-weather-alerts.geojson')),
+      ],
+    ];
+    const none = Buffer.from('{"type":"FeatureCollection","features":[]}');
     const server = createHttpServer((req, res) => {
-      if (req.url?.startsWith('/v1/forecast')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(body);
+      const withAlerts = req.url?.startsWith('/with-alerts/');
+      const url = withAlerts ? req.url.slice('/with-alerts'.length) : req.url;
+      const answer = answers.find(([path]) => url?.startsWith(path));
+      if (answer && !withAlerts && answer[0] !== '/v1/forecast') {
+        res.writeHead(200, { 'content-type': answer[1] });
+        res.end(none);
+      } else if (answer) {
+        res.writeHead(200, { 'content-type': answer[1] });
+        res.end(answer[2]);
       } else {
         res.writeHead(404);
         res.end();
@@ -66,7 +92,7 @@ function loopbackOpenMeteo() {
     server.unref();
     server.listen(0, '127.0.0.1', () => resolveUrl(`http://127.0.0.1:${server.address().port}`));
   });
-  return openMeteo;
+  return weatherProviders;
 }
 
 let onThisDay;
@@ -112,10 +138,11 @@ export function hangingUpstream() {
 
 /**
  * Starts `localwire serve` (with `demo: true`, `serve --demo`: the built-in demo corpus is
- * ingested before it listens; `args` are more flags) and waits for GET /healthz to answer
- * 200 (at most 60 s).
+ * ingested before it listens; `alerts: true`: the loopback NWS and GeoMet answer the
+ * fixtures' alerts; `args` are more flags) and waits for GET /healthz to answer 200 (at most
+ * 60 s).
  */
-export async function startServer({ demo = false, args: extraArgs = [] } = {}) {
+export async function startServer({ demo = false, alerts = false, args: extraArgs = [] } = {}) {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'localwire-e2e-'));
   const output = [];
@@ -129,8 +156,14 @@ export async function startServer({ demo = false, args: extraArgs = [] } = {}) {
     signWord,
   ];
   if (demo) args.push('--demo');
-  if (!demo && !extraArgs.includes('--weather-url'))
-    args.push('--weather-url', await loopbackOpenMeteo());
+  if (!demo) {
+    const providers = await loopbackWeather();
+    if (!extraArgs.includes('--weather-url')) args.push('--weather-url', providers);
+    for (const flag of ['--nws-url', '--eccc-url']) {
+      if (!extraArgs.includes(flag))
+        args.push(flag, alerts ? `${providers}/with-alerts` : providers);
+    }
+  }
   args.push(...extraArgs);
   const child = spawn(binary, args, {
     env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn' },

@@ -102,6 +102,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(history::history_handler))
         .routes(routes!(news_api::trends::trends_handler))
         .routes(routes!(weather::handler::weather_handler))
+        .routes(routes!(weather::alerts::handler::alerts_handler))
 }
 
 static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {

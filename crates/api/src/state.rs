@@ -55,6 +55,9 @@ pub struct ApiConfig {
     pub history: crate::history::source::HistoryConfig,
     /// The weather upstream and its cache (`--weather-url`; `--demo` makes it up, D282).
     pub weather: crate::weather::WeatherConfig,
+    /// Official weather alerts: NWS and ECCC addresses and their cache (`--nws-url`,
+    /// `--eccc-url`; `--demo` makes them up, D284–D287).
+    pub weather_alerts: crate::weather::alerts::AlertsConfig,
 }
 
 impl Default for ApiConfig {
@@ -72,6 +75,7 @@ impl Default for ApiConfig {
             trust_forwarded_for: false,
             history: Default::default(),
             weather: Default::default(),
+            weather_alerts: Default::default(),
         }
     }
 }
@@ -109,6 +113,8 @@ pub struct Inner {
     pub history: crate::history::kept::History,
     /// Forecasts per city, kept and renewed (D281).
     pub weather: crate::weather::Weather,
+    /// Official alerts per city, kept and renewed (D286).
+    pub weather_alerts: crate::weather::alerts::WeatherAlerts,
 }
 
 impl AppState {
@@ -130,6 +136,7 @@ impl AppState {
             sign_in_limits: Default::default(),
             history: crate::history::kept::History::new(config.history.clone()),
             weather: crate::weather::Weather::new(config.weather.clone()),
+            weather_alerts: crate::weather::alerts::WeatherAlerts::new(config.weather_alerts.clone()),
             config,
         }))
     }

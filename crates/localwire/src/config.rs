@@ -237,6 +237,14 @@ pub struct ServeArgs {
     /// Open-Meteo's base address (the forecast is asked at {url}/v1/forecast).
     #[arg(long, env = "LOCALWIRE_WEATHER_URL", default_value = api::weather::open_meteo::DEFAULT_URL)]
     pub weather_url: String,
+    /// The US National Weather Service API's base address (alerts are asked at
+    /// {url}/alerts/active?point=lat,lon). With --demo, demo alerts are served instead.
+    #[arg(long, env = "LOCALWIRE_NWS_URL", default_value = api::weather::alerts::nws::DEFAULT_URL)]
+    pub nws_url: String,
+    /// Environment and Climate Change Canada's MSC GeoMet OGC API base address (alerts are
+    /// asked at {url}/collections/weather-alerts/items?bbox=…). With --demo, not called.
+    #[arg(long, env = "LOCALWIRE_ECCC_URL", default_value = api::weather::alerts::eccc::DEFAULT_URL)]
+    pub eccc_url: String,
 }
 
 /// Google and Facebook sign-in. A provider without a client id is off.
@@ -328,7 +336,17 @@ impl ServeArgs {
             "LOCALWIRE_ONTHISDAY_URL must be an http(s) address: {}",
             self.onthisday_url
         );
+        for (name, url) in [
+            ("LOCALWIRE_NWS_URL", &self.nws_url),
+            ("LOCALWIRE_ECCC_URL", &self.eccc_url),
+        ] {
+            anyhow::ensure!(
+                url.starts_with("http://") || url.starts_with("https://"),
+                "{name} must be an http(s) address: {url}"
+            );
+        }
         let public_url = self.public_url.clone().filter(|u| !u.trim().is_empty());
+        let alerts_user_agent = api::weather::alerts::user_agent(public_url.as_deref());
         Ok(api::ApiConfig {
             sign_word: self.sign_word.clone(),
             history: api::history::source::HistoryConfig {
@@ -347,6 +365,13 @@ impl ServeArgs {
             trust_forwarded_for: self.forwarded_for,
             weather: api::weather::WeatherConfig {
                 url: self.weather_url.trim_end_matches('/').to_string(),
+                demo: self.demo,
+                ..Default::default()
+            },
+            weather_alerts: api::weather::alerts::AlertsConfig {
+                nws_url: self.nws_url.trim_end_matches('/').to_string(),
+                eccc_url: self.eccc_url.trim_end_matches('/').to_string(),
+                user_agent: alerts_user_agent,
                 demo: self.demo,
                 ..Default::default()
             },

@@ -4,6 +4,7 @@
 //! costs a lookup and a copy. A hanging or broken upstream never holds a reader more than
 //! [`WeatherConfig::wait`]: they get what is kept, or a 503 "unavailable" envelope.
 
+pub mod alerts;
 pub mod demo;
 pub mod handler;
 pub mod open_meteo;

@@ -46,3 +46,14 @@ export function timeOf(ms: number, timeZone: string, locale: string): string {
 export function weekdayOf(date: string, locale: string): string {
   return format(locale, 'UTC', { weekday: 'long' }).format(new Date(`${date}T12:00:00Z`));
 }
+
+/** "Wed, Nov 25, 10:00 PM": an alert's start or end, in the city's time zone. */
+export function dateTimeOf(ms: number, timeZone: string, locale: string): string {
+  return format(locale, timeZone, {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(ms);
+}

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useServices } from '../../app/context';
 import type { TemperatureUnit } from '../../lib/settings';
 import { fetchWeather } from './api';
+import { fetchAlerts } from './alerts';
 
 /** The server keeps a forecast 15 minutes; asking again sooner would get the same one. */
 const WEATHER_STALE_MS = 5 * 60_000;
@@ -15,6 +16,21 @@ export function useWeather(cityId: number, unit: TemperatureUnit) {
     enabled: cityId > 0,
     staleTime: WEATHER_STALE_MS,
     // A 503 means the provider is down; the server already waited for it.
+    retry: false,
+  });
+}
+
+/** The server keeps alerts 5 minutes and browsers a minute: ask again after that. */
+const ALERTS_STALE_MS = 60_000;
+
+/** Official alerts for a city, in the reader's language; off without a city (D288). */
+export function useWeatherAlerts(cityId: number, lang: string) {
+  const { api } = useServices();
+  return useQuery({
+    queryKey: ['weather-alerts', cityId, lang],
+    queryFn: () => fetchAlerts(api, cityId, lang),
+    enabled: cityId > 0,
+    staleTime: ALERTS_STALE_MS,
     retry: false,
   });
 }

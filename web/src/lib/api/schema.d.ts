@@ -893,6 +893,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/weather/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Official weather alerts for a city: NWS in the US, ECCC in Canada; most severe first,
+         *     expired ones never (issue 20).
+         */
+        get: operations["alerts_handler"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -915,6 +935,65 @@ export interface components {
             id: number;
             /** @description Where it was opened, e.g. "Chrome on Linux". */
             label: string;
+        };
+        /** @description One alert as a reader gets it (`GET /api/weather/alerts`). */
+        AlertItem: {
+            /** @description The areas it covers, as the issuer names them. */
+            area: string;
+            /** @description CAP certainty as given (Observed, Likely, Possible, Unlikely, Unknown), may be empty. */
+            certainty: string;
+            /** @description The issuer's text: plain text, line breaks kept. */
+            description: string;
+            /**
+             * Format: int64
+             * @description End (UTC ms), when known.
+             */
+            ends?: number | null;
+            /** @description The event's name, e.g. "Winter Storm Warning". */
+            event: string;
+            headline: string;
+            id: string;
+            /** @description What to do, in the issuer's words: plain text, may be empty. */
+            instruction: string;
+            /**
+             * @description The language the words are in (en or fr): an issuer writes in English, and in French
+             *     in Canada.
+             */
+            language: string;
+            /**
+             * Format: int64
+             * @description Start (UTC ms), when known.
+             */
+            onset?: number | null;
+            /** @description Who issued it ("NWS Sterling VA", "Environment and Climate Change Canada"). */
+            sender: string;
+            /** @description Extreme, Severe, Moderate, Minor or Unknown (the list is ordered by it). */
+            severity: components["schemas"]["Severity"];
+            /** @description CAP urgency as given (Immediate, Expected, Future, Past, Unknown), may be empty. */
+            urgency: string;
+            /** @description The issuer's page for it. */
+            url: string;
+        };
+        /** @description `GET /api/weather/alerts`'s data. */
+        AlertsDoc: {
+            /** @description In force or coming, most severe first, then soonest start; expired ones never. */
+            alerts: components["schemas"]["AlertItem"][];
+            /** @description Who the alerts come from, to show with them. */
+            attribution: string;
+            /** Format: int64 */
+            city_id: number;
+            /**
+             * Format: int64
+             * @description When the server got this list (UTC ms).
+             */
+            fetched_at: number;
+            /**
+             * @description `nws` (US cities), `eccc` (Canadian cities) or `demo` (made up by `serve --demo`: the
+             *     app labels it).
+             */
+            source: string;
+            /** @description The city's IANA time zone (show the alerts' times in it). */
+            timezone: string;
         };
         /** @description SPEC §3 the alternative news shape. */
         AltNews: {
@@ -1648,6 +1727,11 @@ export interface components {
         SessionList: {
             list: components["schemas"]["ActiveSession"][];
         };
+        /**
+         * @description CAP severity, most severe first (D285).
+         * @enum {string}
+         */
+        Severity: "Extreme" | "Severe" | "Moderate" | "Minor" | "Unknown";
         SignInProviders: {
             facebook: boolean;
             google: boolean;
@@ -3946,6 +4030,55 @@ export interface operations {
                 content?: never;
             };
             /** @description The weather provider cannot be reached and nothing is kept for this city */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    alerts_handler: {
+        parameters: {
+            query: {
+                /** @description GeoNames id of the city (the reader's `cityId`). */
+                city_id: number;
+                /**
+                 * @description en (default), es or fr: a French reader gets the issuer's French words when it wrote
+                 *     them (Canada); otherwise the words are English, as issued.
+                 */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the alerts in force or coming (possibly none) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertsDoc"];
+                };
+            };
+            /** @description A parameter is missing or invalid; the message names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No city has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The issuer cannot be reached and nothing is kept for this city */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -16,7 +16,7 @@ import {
 import { SignInDialog } from '../../features/account';
 import { useHomeChannels } from '../../features/reader';
 import { TopTrends } from '../../features/trends';
-import { WeatherWidget } from '../../features/weather';
+import { AlertBanner, WeatherWidget } from '../../features/weather';
 import { localSectionCity, openCityPicker } from '../../features/user';
 import { localizePath } from '../../lib/locale';
 import { HOME_SECTION_SIZE, leadsWithFirst } from '../../shared/screens';
@@ -104,6 +104,16 @@ export default function Home() {
           {belowFold && <NewsFeed query={latest} empty={<NoStories />} />}
         </FeedSection>
       </div>
+      {/* Official alerts for the reader's city: a fixed bar, after the first paint, so
+          nothing on the page moves (D288). */}
+      {belowFold && (
+        <AlertBanner
+          cityId={reader.cityId}
+          city={city || reader.city}
+          locale={reader.lang}
+          to={localizePath(locale, '/weather')}
+        />
+      )}
       {params.get('login') === '1' && (
         <SignInDialog redirect={params.get('redirect')} onClose={closeLogin} />
       )}

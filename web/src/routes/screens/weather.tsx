@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useServices, useUser } from '../../app/context';
 import { Screen } from '../../components/Screen';
 import { useReader } from '../../features/news';
-import { WeatherDetail } from '../../features/weather';
+import { WeatherAlerts, WeatherDetail } from '../../features/weather';
 import type { TemperatureUnit } from '../../lib/settings';
 
 /** SPEC §2.7 weather detail: the reader's city now, 48 hours, 7 days, in the `tu` unit (§4.8). */
@@ -22,6 +22,8 @@ export default function Weather() {
 
   return (
     <Screen>
+      {/* Official alerts first, above the forecast (issue 20 ★, D288). */}
+      <WeatherAlerts cityId={reader.cityId} city={city} locale={reader.lang} />
       <fieldset className="segmented">
         <legend>{t('Weather_Unit')}</legend>
         {(['F', 'C'] as const).map((value) => (

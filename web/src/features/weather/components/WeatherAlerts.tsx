@@ -1,0 +1,133 @@
+import { useTranslation } from 'react-i18next';
+import { Section } from '../../../components/Screen';
+import type { AlertItem, AlertsDoc, Severity } from '../alerts';
+import { dateTimeOf } from '../format';
+import { useWeatherAlerts } from '../hooks';
+
+/** Catalogue keys of the CAP severities: the words carry the severity, colour only helps. */
+export const SEVERITY_KEYS: Record<Severity, string> = {
+  Extreme: 'Weather_Severity_Extreme',
+  Severe: 'Weather_Severity_Severe',
+  Moderate: 'Weather_Severity_Moderate',
+  Minor: 'Weather_Severity_Minor',
+  Unknown: 'Weather_Severity_Unknown',
+};
+
+/** "From … until …" in the reader's locale and the city's time zone. */
+export function useTimeRange() {
+  const { t } = useTranslation();
+  return (alert: AlertItem, doc: AlertsDoc, locale: string) => {
+    const start = alert.onset != null ? dateTimeOf(alert.onset, doc.timezone, locale) : null;
+    const end = alert.ends != null ? dateTimeOf(alert.ends, doc.timezone, locale) : null;
+    if (start && end) return t('Weather_AlertFromUntil', { start, end });
+    if (start) return t('Weather_AlertFrom', { start });
+    if (end) return t('Weather_AlertUntil', { end });
+    return null;
+  };
+}
+
+function Alert({ alert, doc, locale }: { alert: AlertItem; doc: AlertsDoc; locale: string }) {
+  const { t } = useTranslation();
+  const range = useTimeRange()(alert, doc, locale);
+  // The issuer's words keep their language: NWS writes English only (D288).
+  const asIssued = alert.language !== locale ? alert.language : undefined;
+  return (
+    <li className={`weather-alert weather-alert--${alert.severity.toLowerCase()}`}>
+      <article aria-label={alert.headline || alert.event}>
+        <p className="weather-alert__severity">{t(SEVERITY_KEYS[alert.severity])}</p>
+        <h3 className="weather-alert__headline" lang={asIssued}>
+          {alert.headline || alert.event}
+        </h3>
+        <p className="weather-alert__meta">
+          <span lang={asIssued}>{alert.event}</span>
+          {' · '}
+          {t('Weather_AlertIssuer', { sender: alert.sender })}
+        </p>
+        {range && <p className="weather-alert__range">{range}</p>}
+        {alert.area && (
+          <p className="weather-alert__area" lang={asIssued}>
+            {t('Weather_AlertArea', { area: alert.area })}
+          </p>
+        )}
+        {asIssued === 'en' && <p className="weather-alert__note">{t('Weather_AlertInEnglish')}</p>}
+        {(alert.description || alert.instruction) && (
+          <details className="weather-alert__details">
+            <summary>{t('Weather_AlertDetails')}</summary>
+            {alert.description && (
+              <p className="weather-alert__text" lang={asIssued}>
+                {alert.description}
+              </p>
+            )}
+            {alert.instruction && (
+              <>
+                <h4 className="weather-alert__subhead">{t('Weather_AlertInstruction')}</h4>
+                <p className="weather-alert__text" lang={asIssued}>
+                  {alert.instruction}
+                </p>
+              </>
+            )}
+          </details>
+        )}
+        {alert.url && (
+          <a className="weather-alert__link" href={alert.url} rel="noopener noreferrer">
+            {t('Weather_AlertLink')}
+          </a>
+        )}
+      </article>
+    </li>
+  );
+}
+
+/** /weather's official alerts, above the forecast (issue 20 ★, D288). */
+export function WeatherAlerts({
+  cityId,
+  city,
+  locale,
+}: {
+  cityId: number;
+  city: string;
+  locale: string;
+}) {
+  const { t } = useTranslation();
+  const query = useWeatherAlerts(cityId, locale);
+  if (!cityId) return null;
+  let body;
+  if (query.isPending) {
+    body = <p className="weather-alerts__state">{t('Weather_AlertsLoading')}</p>;
+  } else if (query.isError) {
+    // Not role=alert: the forecast below is still there; this is one missing part.
+    body = (
+      <div className="weather-alerts__state">
+        <p>{t('Weather_AlertsUnavailable')}</p>
+        <button type="button" className="button" onClick={() => void query.refetch()}>
+          {t('News_Retry')}
+        </button>
+      </div>
+    );
+  } else {
+    const doc = query.data;
+    body = (
+      <>
+        {doc.source === 'demo' && <p className="weather-demo">{t('Weather_AlertsDemo')}</p>}
+        {doc.alerts.length === 0 ? (
+          <p className="weather-alerts__state">{t('Weather_AlertsNone', { city })}</p>
+        ) : (
+          <ul className="weather-alerts__list">
+            {doc.alerts.map((a) => (
+              <Alert key={a.id} alert={a} doc={doc} locale={locale} />
+            ))}
+          </ul>
+        )}
+        {doc.source === 'nws' && <p className="weather-credit">{t('Weather_AlertsSource_nws')}</p>}
+        {doc.source === 'eccc' && (
+          <p className="weather-credit">{t('Weather_AlertsSource_eccc')}</p>
+        )}
+      </>
+    );
+  }
+  return (
+    <div id="alerts" className="weather-alerts" aria-busy={query.isPending && cityId > 0}>
+      <Section title={t('Weather_Alerts')}>{body}</Section>
+    </div>
+  );
+}
