@@ -162,7 +162,7 @@ mod tests {
             newest_ms: now,
         };
         let one_publisher_repeating = StorySignals {
-            size: 3,
+            size: 2,
             publishers: 1,
             newest_ms: now,
         };
