@@ -55,6 +55,8 @@ pub struct ApiConfig {
     pub history: crate::history::source::HistoryConfig,
     /// The weather upstream and its cache (`--weather-url`; `--demo` makes it up, D282).
     pub weather: crate::weather::WeatherConfig,
+    /// Web Push: the notifier, private push targets, the VAPID subject (issue 19).
+    pub push: crate::push::service::PushConfig,
 }
 
 impl Default for ApiConfig {
@@ -72,6 +74,7 @@ impl Default for ApiConfig {
             trust_forwarded_for: false,
             history: Default::default(),
             weather: Default::default(),
+            push: Default::default(),
         }
     }
 }
@@ -109,6 +112,8 @@ pub struct Inner {
     pub history: crate::history::kept::History,
     /// Forecasts per city, kept and renewed (D281).
     pub weather: crate::weather::Weather,
+    /// Web Push: this server's key and its deliveries (issue 19).
+    pub push: Arc<crate::push::service::Push>,
 }
 
 impl AppState {
@@ -130,6 +135,7 @@ impl AppState {
             sign_in_limits: Default::default(),
             history: crate::history::kept::History::new(config.history.clone()),
             weather: crate::weather::Weather::new(config.weather.clone()),
+            push: Arc::new(crate::push::service::Push::new(config.push.clone())),
             config,
         }))
     }

@@ -237,6 +237,21 @@ pub struct ServeArgs {
     /// Open-Meteo's base address (the forecast is asked at {url}/v1/forecast).
     #[arg(long, env = "LOCALWIRE_WEATHER_URL", default_value = api::weather::open_meteo::DEFAULT_URL)]
     pub weather_url: String,
+    /// Web Push: how push services reach the operator (the VAPID `sub`), a `mailto:` or
+    /// `https:` address.
+    #[arg(
+        long,
+        env = "LOCALWIRE_PUSH_SUBJECT",
+        default_value = "mailto:operator@localwire.invalid"
+    )]
+    pub push_subject: String,
+    /// Seconds between two notifier rounds; 0 turns the notifier off in this process.
+    #[arg(long, env = "LOCALWIRE_PUSH_INTERVAL", default_value_t = 60)]
+    pub push_interval: u64,
+    /// Push endpoints on private or loopback addresses (and plain http to them) are
+    /// accepted: for tests' loopback push services, like LOCALWIRE_ALLOW_PRIVATE_FEEDS.
+    #[arg(long, env = "LOCALWIRE_ALLOW_PRIVATE_PUSH")]
+    pub allow_private_push: bool,
 }
 
 /// Google and Facebook sign-in. A provider without a client id is off.
@@ -328,6 +343,11 @@ impl ServeArgs {
             "LOCALWIRE_ONTHISDAY_URL must be an http(s) address: {}",
             self.onthisday_url
         );
+        let subject = self.push_subject.trim();
+        anyhow::ensure!(
+            subject.starts_with("mailto:") || subject.starts_with("https://"),
+            "LOCALWIRE_PUSH_SUBJECT must be a mailto: or https: address: {subject}"
+        );
         let public_url = self.public_url.clone().filter(|u| !u.trim().is_empty());
         Ok(api::ApiConfig {
             sign_word: self.sign_word.clone(),
@@ -348,6 +368,13 @@ impl ServeArgs {
             weather: api::weather::WeatherConfig {
                 url: self.weather_url.trim_end_matches('/').to_string(),
                 demo: self.demo,
+                ..Default::default()
+            },
+            push: api::push::service::PushConfig {
+                notifier: self.push_interval > 0,
+                interval: std::time::Duration::from_secs(self.push_interval.max(1)),
+                allow_private: self.allow_private_push,
+                subject: self.push_subject.trim().to_string(),
                 ..Default::default()
             },
             ..api::ApiConfig::default()
