@@ -61,20 +61,12 @@ fn settings_at(r: &PgRow, at: usize) -> std::result::Result<NotificationSettings
 #[async_trait]
 impl Notifications for PgStore {
     async fn put_push_subscription(&self, sub: &NewSubscription, now_ms: i64) -> Result<Subscribed> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
-        let others: i64 =
-            sqlx::query_scalar("SELECT count(*) FROM push_subscriptions WHERE user_id = $1 AND endpoint <> $2")
-                .bind(sub.user.0)
-                .bind(&sub.endpoint)
-                .fetch_one(&mut *tx)
-                .await
-                .map_err(db)?;
-        if others >= MAX_SUBSCRIPTIONS as i64 {
-            return Ok(Subscribed::TooMany);
-        }
-        sqlx::query(
+        // One statement: the count of the reader's other subscriptions is read with the
+        // insert (a read-then-write transaction would fail to upgrade under a busy writer).
+        let done = sqlx::query(
             "INSERT INTO push_subscriptions (endpoint, p256dh, auth, user_id, city_id, lang, created_at, failures) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 0) \
+             SELECT $1, $2, $3, $4, $5, $6, $7, 0 \
+             WHERE (SELECT count(*) FROM push_subscriptions WHERE user_id = $4 AND endpoint <> $1) < $8 \
              ON CONFLICT (endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, \
              user_id = excluded.user_id, city_id = excluded.city_id, lang = excluded.lang, failures = 0",
         )
@@ -85,11 +77,15 @@ impl Notifications for PgStore {
         .bind(sub.city_id)
         .bind(&sub.lang)
         .bind(now_ms)
-        .execute(&mut *tx)
+        .bind(MAX_SUBSCRIPTIONS as i64)
+        .execute(&self.pool)
         .await
         .map_err(db)?;
-        tx.commit().await.map_err(db)?;
-        Ok(Subscribed::Stored)
+        Ok(if done.rows_affected() > 0 {
+            Subscribed::Stored
+        } else {
+            Subscribed::TooMany
+        })
     }
 
     async fn remove_push_subscription(&self, user: UserId, endpoint: &str) -> Result<bool> {

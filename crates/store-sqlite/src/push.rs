@@ -63,20 +63,12 @@ fn settings_at(r: &SqliteRow, at: usize) -> std::result::Result<NotificationSett
 impl Notifications for SqliteStore {
     async fn put_push_subscription(&self, sub: &NewSubscription, now_ms: i64) -> Result<Subscribed> {
         self.guests.user_settled(sub.user.0).await;
-        let mut tx = self.writer.begin().await.map_err(db)?;
-        let others: i64 =
-            sqlx::query_scalar("SELECT count(*) FROM push_subscriptions WHERE user_id = ?1 AND endpoint <> ?2")
-                .bind(sub.user.0)
-                .bind(&sub.endpoint)
-                .fetch_one(&mut *tx)
-                .await
-                .map_err(db)?;
-        if others >= MAX_SUBSCRIPTIONS as i64 {
-            return Ok(Subscribed::TooMany);
-        }
-        sqlx::query(
+        // One statement: the count of the reader's other subscriptions is read with the
+        // insert (a read-then-write transaction would fail to upgrade under a busy writer).
+        let done = sqlx::query(
             "INSERT INTO push_subscriptions (endpoint, p256dh, auth, user_id, city_id, lang, created_at, failures) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0) \
+             SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, 0 \
+             WHERE (SELECT count(*) FROM push_subscriptions WHERE user_id = ?4 AND endpoint <> ?1) < ?8 \
              ON CONFLICT (endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, \
              user_id = excluded.user_id, city_id = excluded.city_id, lang = excluded.lang, failures = 0",
         )
@@ -87,11 +79,15 @@ impl Notifications for SqliteStore {
         .bind(sub.city_id)
         .bind(&sub.lang)
         .bind(now_ms)
-        .execute(&mut *tx)
+        .bind(MAX_SUBSCRIPTIONS as i64)
+        .execute(&self.writer)
         .await
         .map_err(db)?;
-        tx.commit().await.map_err(db)?;
-        Ok(Subscribed::Stored)
+        Ok(if done.rows_affected() > 0 {
+            Subscribed::Stored
+        } else {
+            Subscribed::TooMany
+        })
     }
 
     async fn remove_push_subscription(&self, user: UserId, endpoint: &str) -> Result<bool> {
