@@ -216,6 +216,23 @@ describe('turning notifications on and off', () => {
   });
 });
 
+describe('/local: a guest turns notifications on for their city', () => {
+  it('d310_offers_the_switch_below_the_local_feed_and_subscribes_a_guest', async () => {
+    installBrowserPush('granted');
+    const { server } = renderApp('/local', {
+      routes: {
+        'GET /api/push/key': () => envelope({ public_key: 'BPzAAA' }),
+        'POST /api/user/push/subscribe': () => envelope({ subscribed: true }),
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Turn on notifications' }));
+    expect(await screen.findByText('Notifications are on in this browser.')).toBeInTheDocument();
+    const sub = posts(server, '/api/user/push/subscribe')[0];
+    expect(sub.headers.token).toBe('tok-guest');
+    expect(sub.body).toMatchObject({ city_id: 4140963 });
+  });
+});
+
 describe('the service worker (public/sw.js)', () => {
   function loadWorker() {
     const listeners: Record<string, (event: unknown) => void> = {};
