@@ -18,6 +18,7 @@ pub mod news_json;
 pub mod nonces;
 pub mod openapi;
 pub mod pages;
+pub mod push;
 pub mod rate_limit;
 pub mod read_cache;
 pub mod reader;
@@ -103,6 +104,12 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(news_api::trends::trends_handler))
         .routes(routes!(weather::handler::weather_handler))
         .routes(routes!(weather::alerts::handler::alerts_handler))
+        .routes(routes!(push::api::key))
+        .routes(routes!(push::api::subscribe))
+        .routes(routes!(push::api::unsubscribe))
+        .routes(routes!(push::api::settings))
+        .routes(routes!(push::api::update_settings))
+        .routes(routes!(push::api::by_notification))
 }
 
 static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {

@@ -22,7 +22,8 @@ pub use crate::signed::SignedHeaders;
         (name = "news", description = "News feeds, items, publishers and categories (public, cacheable)"),
         (name = "search", description = "News and publisher search (public, cacheable)"),
         (name = "history", description = "Today in history from Wikipedia's on-this-day feed (public, cacheable)"),
-        (name = "weather", description = "The forecast for a city (public, cacheable; Open-Meteo data)"))
+        (name = "weather", description = "The forecast for a city (public, cacheable; Open-Meteo data)"),
+        (name = "notifications", description = "Web Push: this server's key, subscriptions, the reader's notification budget and what was sent (guests too)"))
 )]
 pub struct ApiDoc;
 

@@ -58,6 +58,8 @@ pub struct ApiConfig {
     /// Official weather alerts: NWS and ECCC addresses and their cache (`--nws-url`,
     /// `--eccc-url`; `--demo` makes them up, D284–D287).
     pub weather_alerts: crate::weather::alerts::AlertsConfig,
+    /// Web Push: the notifier, private push targets, the VAPID subject (issue 19).
+    pub push: crate::push::service::PushConfig,
 }
 
 impl Default for ApiConfig {
@@ -76,6 +78,7 @@ impl Default for ApiConfig {
             history: Default::default(),
             weather: Default::default(),
             weather_alerts: Default::default(),
+            push: Default::default(),
         }
     }
 }
@@ -115,6 +118,8 @@ pub struct Inner {
     pub weather: crate::weather::Weather,
     /// Official alerts per city, kept and renewed (D286).
     pub weather_alerts: crate::weather::alerts::WeatherAlerts,
+    /// Web Push: this server's key and its deliveries (issue 19).
+    pub push: Arc<crate::push::service::Push>,
 }
 
 impl AppState {
@@ -137,6 +142,7 @@ impl AppState {
             history: crate::history::kept::History::new(config.history.clone()),
             weather: crate::weather::Weather::new(config.weather.clone()),
             weather_alerts: crate::weather::alerts::WeatherAlerts::new(config.weather_alerts.clone()),
+            push: Arc::new(crate::push::service::Push::new(config.push.clone())),
             config,
         }))
     }

@@ -41,16 +41,20 @@ pub async fn view_for(state: &AppState, token: Option<&str>, now_ms: i64) -> Arc
 }
 
 async fn load(state: &AppState, user: UserId) -> store::Result<ReaderView> {
-    let blocked = state.store.blocked_media_ids(user).await?;
-    let followed = state
-        .store
+    view_of(&*state.store, user).await
+}
+
+/// A reader's view read from the store, unkept: for work with no request behind it (the
+/// notifier, D311), which must see a block or mute the moment it is stored.
+pub async fn view_of(store: &dyn store::Store, user: UserId) -> store::Result<ReaderView> {
+    let blocked = store.blocked_media_ids(user).await?;
+    let followed = store
         .followed_media(user)
         .await?
         .into_iter()
         .map(|f| f.media_id)
         .collect();
-    let mutes = state
-        .store
+    let mutes = store
         .mutes(user)
         .await?
         .into_iter()

@@ -8,6 +8,7 @@ pub mod constants;
 pub mod geo;
 pub mod ids;
 pub mod locale;
+pub mod notify;
 pub mod reactions;
 pub mod signing;
 pub mod text;

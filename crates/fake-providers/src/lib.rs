@@ -14,6 +14,8 @@
 //! - Facebook dialog `/facebook/dialog/oauth`; Graph `/facebook/graph`: `/oauth/access_token`,
 //!   `/debug_token`, `/me`.
 
+pub mod push;
+
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};

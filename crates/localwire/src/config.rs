@@ -245,6 +245,21 @@ pub struct ServeArgs {
     /// asked at {url}/collections/weather-alerts/items?bbox=…). With --demo, not called.
     #[arg(long, env = "LOCALWIRE_ECCC_URL", default_value = api::weather::alerts::eccc::DEFAULT_URL)]
     pub eccc_url: String,
+    /// Web Push: how push services reach the operator (the VAPID `sub`), a `mailto:` or
+    /// `https:` address.
+    #[arg(
+        long,
+        env = "LOCALWIRE_PUSH_SUBJECT",
+        default_value = "mailto:operator@localwire.invalid"
+    )]
+    pub push_subject: String,
+    /// Seconds between two notifier rounds; 0 turns the notifier off in this process.
+    #[arg(long, env = "LOCALWIRE_PUSH_INTERVAL", default_value_t = 60)]
+    pub push_interval: u64,
+    /// Push endpoints on private or loopback addresses (and plain http to them) are
+    /// accepted: for tests' loopback push services, like LOCALWIRE_ALLOW_PRIVATE_FEEDS.
+    #[arg(long, env = "LOCALWIRE_ALLOW_PRIVATE_PUSH")]
+    pub allow_private_push: bool,
 }
 
 /// Google and Facebook sign-in. A provider without a client id is off.
@@ -345,6 +360,11 @@ impl ServeArgs {
                 "{name} must be an http(s) address: {url}"
             );
         }
+        let subject = self.push_subject.trim();
+        anyhow::ensure!(
+            subject.starts_with("mailto:") || subject.starts_with("https://"),
+            "LOCALWIRE_PUSH_SUBJECT must be a mailto: or https: address: {subject}"
+        );
         let public_url = self.public_url.clone().filter(|u| !u.trim().is_empty());
         let alerts_user_agent = api::weather::alerts::user_agent(public_url.as_deref());
         Ok(api::ApiConfig {
@@ -373,6 +393,13 @@ impl ServeArgs {
                 eccc_url: self.eccc_url.trim_end_matches('/').to_string(),
                 user_agent: alerts_user_agent,
                 demo: self.demo,
+                ..Default::default()
+            },
+            push: api::push::service::PushConfig {
+                notifier: self.push_interval > 0,
+                interval: std::time::Duration::from_secs(self.push_interval.max(1)),
+                allow_private: self.allow_private_push,
+                subject: self.push_subject.trim().to_string(),
                 ..Default::default()
             },
             ..api::ApiConfig::default()

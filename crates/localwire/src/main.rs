@@ -116,6 +116,14 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     }));
     let state = api::AppState::new(store.clone(), api_config);
     api::news_api::trends::warm_up(&state);
+    // Web Push (issue 19): the notifier shares the state's sender and key.
+    let notifier = state.config.push.notifier.then(|| {
+        let notifier = api::push::notifier::Notifier::new(store.clone(), state.push.clone());
+        let mut stopped = stop.subscribe();
+        tokio::spawn(notifier.run_forever(async move {
+            let _ = stopped.wait_for(|s| *s).await;
+        }))
+    });
     if !state.shell.built {
         tracing::warn!("this binary was built without the web app (web/dist); pages show a notice");
     }
@@ -132,6 +140,9 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
         .await?;
     let _ = stop.send(true);
     let _ = ingestion.await;
+    if let Some(notifier) = notifier {
+        let _ = notifier.await;
+    }
     // Guests answered before their write (D165) are written before the process ends.
     store.finish_writes().await;
     tracing::info!("stopped");

@@ -67,6 +67,7 @@ macro_rules! user_columns {
 }
 
 mod accounts;
+mod push;
 mod things;
 
 pub struct PgStore {

@@ -35,6 +35,7 @@ mod accounts;
 mod content;
 mod content_write;
 mod guest_writer;
+mod push;
 mod session_cache;
 mod things;
 mod things_writer;

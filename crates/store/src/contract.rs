@@ -260,6 +260,16 @@ macro_rules! store_contract_tests {
             a_guests_things_merge_into_the_account_on_sign_in_without_duplicates,
             deleting_an_account_removes_its_things_and_download_lists_them,
         );
+        $crate::store_contract_tests!(@push $make;
+            d310_an_endpoint_is_one_subscription_and_moves_to_the_reader_who_sends_it,
+            d310_a_reader_has_at_most_max_subscriptions,
+            d310_gone_endpoints_are_removed_and_failures_counted,
+            d310_settings_start_at_the_defaults_and_are_replaced_whole,
+            d310_push_targets_are_a_citys_subscriptions_with_their_readers_settings,
+            d312_a_story_is_claimed_once_per_reader_and_counted_since_a_time,
+            d312_what_was_sent_pages_newest_first_with_the_item_pushed_without_gaps_or_repeats,
+            d310_a_guests_subscription_and_settings_follow_them_into_the_account,
+        );
         $crate::store_contract_tests!(@content $make;
             import_adds_publishers_and_feeds_and_skips_known_urls,
             same_identity_is_stored_once_and_updated_in_place,
@@ -296,6 +306,16 @@ macro_rules! store_contract_tests {
             async fn $name() {
                 if let Some(store) = $make.await {
                     $crate::contract_things::$name(&store).await;
+                }
+            }
+        )*
+    };
+    (@push $make:expr; $($name:ident),* $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $name() {
+                if let Some(store) = $make.await {
+                    $crate::contract_push::$name(&store).await;
                 }
             }
         )*

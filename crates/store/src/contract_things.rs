@@ -640,6 +640,7 @@ pub async fn a_guests_things_merge_into_the_account_on_sign_in_without_duplicate
         accounts_channels,
         "the account's channel order is kept whole"
     );
+    crate::contract_push::add_push_things(store, account).await;
     let export = store.export_user(account).await.unwrap().unwrap();
     for table in crate::user_data::USER_TABLES {
         let rows = &export.tables.iter().find(|(n, _)| n == table.table).unwrap().1;
@@ -676,6 +677,7 @@ pub async fn deleting_an_account_removes_its_things_and_download_lists_them(stor
         changed(store.follow_topic(who, TopicKind::Tag, "Hockey", NOW).await.unwrap());
         changed(store.set_home_channels(who, &["local".to_string()]).await.unwrap());
         changed(store.add_mute(who, MuteKind::Keyword, "rain", NOW).await.unwrap());
+        crate::contract_push::add_push_things(store, who).await;
     }
     let export = store.export_user(u).await.unwrap().expect("export");
     for (table, rows) in &export.tables {
@@ -697,6 +699,8 @@ pub async fn deleting_an_account_removes_its_things_and_download_lists_them(stor
     assert!(store.followed_topics(u).await.unwrap().is_empty());
     assert!(store.home_channels(u).await.unwrap().is_empty());
     assert!(store.mutes(u).await.unwrap().is_empty());
+    assert!(store.push_subscriptions_of(u).await.unwrap().is_empty());
+    assert!(store.sent_pushes(u, Page::first(10)).await.unwrap().items.is_empty());
     assert_eq!(
         store.reaction_counts(&[NewsId(1)]).await.unwrap()[&NewsId(1)].total(),
         1,

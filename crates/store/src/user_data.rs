@@ -53,6 +53,20 @@ pub const USER_TABLES: &[UserTable] = &[
         table: "mutes",
         key: &["kind", "value"],
     },
+    // Issue 19. An endpoint is one browser's, unique across users: the guest's moves.
+    UserTable {
+        table: "push_subscriptions",
+        key: &["endpoint"],
+    },
+    // One row per reader: an account that has settings keeps them.
+    UserTable {
+        table: "notification_settings",
+        key: &[],
+    },
+    UserTable {
+        table: "push_sent",
+        key: &["story_id"],
+    },
 ];
 
 /// Tables with a `user_id` that signing in handles itself rather than merging: the device

@@ -53,6 +53,17 @@ fn nth_sunday(year: i32, month: u32, n: u32) -> Option<NaiveDate> {
 
 /// The reader's calendar date at `now_ms` in time zone `tz`.
 pub fn local_date(now_ms: i64, tz: &str) -> NaiveDate {
+    let utc = Utc.timestamp_millis_opt(now_ms).single().unwrap_or_default();
+    let local = now_ms + i64::from(utc_offset_minutes(now_ms, tz)) * 60_000;
+    Utc.timestamp_millis_opt(local)
+        .single()
+        .map(|t| t.date_naive())
+        .unwrap_or_else(|| utc.date_naive())
+}
+
+/// The offset from UTC, in minutes, of time zone `tz` at `now_ms` (D291's rule table;
+/// the notifier's local days and quiet hours use it too, D313).
+pub fn utc_offset_minutes(now_ms: i64, tz: &str) -> i32 {
     let (std_min, dst) = zone_rule(tz);
     let utc = Utc.timestamp_millis_opt(now_ms).single().unwrap_or_default();
     let std_ms = now_ms + i64::from(std_min) * 60_000;
@@ -72,11 +83,7 @@ pub fn local_date(now_ms: i64, tz: &str) -> NaiveDate {
             offset += 60;
         }
     }
-    let local = now_ms + i64::from(offset) * 60_000;
-    Utc.timestamp_millis_opt(local)
-        .single()
-        .map(|t| t.date_naive())
-        .unwrap_or_else(|| utc.date_naive())
+    offset
 }
 
 /// The folded names that make an entry local to a reader of `city`: the city's names

@@ -6,8 +6,10 @@ import {
   NoStories,
   ScopeNote,
   useFeed,
+  useAfterFirstPaint,
   useReader,
 } from '../../features/news';
+import { NotificationsToggle } from '../../features/notifications';
 import { localSectionCity, openCityPicker } from '../../features/user';
 import { leadsWithFirst } from '../../shared/screens';
 
@@ -22,6 +24,9 @@ export default function Local() {
   });
   const context = feed.data?.pages[0]?.context;
   const city = localSectionCity(reader.label, context?.city?.city_show);
+  // Notifications for this city (issue 19), for guests too: below the feed and after the
+  // first paint, so the server-written first screen is unchanged and nothing moves.
+  const later = useAfterFirstPaint();
   return (
     <Screen>
       <p>
@@ -33,6 +38,7 @@ export default function Local() {
         <ScopeNote context={context} city={city} />
         <NewsFeed query={feed} leadFirst={leadsWithFirst('local')} empty={<NoStories />} />
       </FeedSection>
+      {later && <NotificationsToggle />}
     </Screen>
   );
 }

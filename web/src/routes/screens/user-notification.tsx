@@ -1,8 +1,6 @@
-import { useTranslation } from 'react-i18next';
-import { StoryListScreen } from '../../components/Screen';
+import { NotificationsScreen } from '../../features/notifications';
 
-/** SPEC §2.2 signed-in reader area. Its list endpoint is a later issue. */
+/** §2.2 /user/notification: notifications on or off, their budget, and what was sent (§7.6). */
 export default function UserNotification() {
-  const { t } = useTranslation();
-  return <StoryListScreen emptyTitle={t('Empty_Notifications')} />;
+  return <NotificationsScreen />;
 }
