@@ -913,6 +913,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/news/feed/byNotification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What was sent to the reader (SPEC §7.6: params → list, token). */
+        post: operations["by_notification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This server's Web Push key, for `PushManager.subscribe` (RFC 8292). */
+        get: operations["key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/push/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The reader's notification settings (defaults until they change them). */
+        post: operations["settings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/push/settings/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the reader's notification settings; answers them as stored. */
+        post: operations["update_settings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/push/subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn notifications on for this browser, for a city (issue 19). */
+        post: operations["subscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/push/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn notifications off for this browser. Turning off what is off is fine. */
+        post: operations["unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1871,6 +1973,76 @@ export interface components {
             /** @description F or C, as asked. */
             unit: string;
             units: components["schemas"]["Units"];
+        };
+        NotificationList: {
+            /** @description Newest first, in the §3 alternative news shape; `create_time` is when it was sent. */
+            list: components["schemas"]["AltNews"][];
+            /** @description Give it back as `page_no` for the next page; `""` on the last page. */
+            token: string;
+        };
+        PushKey: {
+            /**
+             * @description The VAPID public key (uncompressed P-256, base64url): the browser's
+             *     `applicationServerKey`.
+             */
+            public_key: string;
+        };
+        /**
+         * @description A reader's notification settings as the API shows and takes them. Times are "HH:MM"
+         *     in the city's time zone.
+         */
+        SettingsDoc: {
+            /**
+             * Format: int32
+             * @description At most this many pushes a day, 0 to 24 (default 3).
+             */
+            daily_budget: number;
+            /**
+             * Format: int32
+             * @description One daily digest at this hour (0–23) instead of single pushes; null: single pushes.
+             */
+            digest_hour?: number | null;
+            /** @description Notifications at all (default true). */
+            enabled: boolean;
+            /** @description Publishers whose stories are never pushed. */
+            media_off?: number[];
+            /** @description Quiet hours end, "HH:MM" (default "07:00"); equal to the start: no quiet hours. */
+            quiet_end: string;
+            /** @description Quiet hours start, "HH:MM" (default "22:00"). */
+            quiet_start: string;
+            /**
+             * Format: int32
+             * @description Browsers of this reader that get notifications (read only).
+             */
+            subscriptions?: number;
+            /** @description Topics (tags, categories) whose stories are never pushed. */
+            topics_off?: string[];
+        };
+        SubscribeRequest: {
+            /**
+             * Format: int64
+             * @description The city to be told about (GeoNames id); default the reader's city.
+             */
+            city_id?: number | null;
+            /** @description The push service's address for this browser (https). */
+            endpoint: string;
+            keys: components["schemas"]["SubscriptionKeys"];
+            /** @description en, es or fr; default the reader's language. */
+            lang?: string | null;
+        };
+        SubscribedState: {
+            /** @description Whether this browser gets notifications now. */
+            subscribed: boolean;
+        };
+        /** @description `PushSubscription.toJSON()`'s keys. */
+        SubscriptionKeys: {
+            /** @description The 16-byte authentication secret, base64url. */
+            auth: string;
+            /** @description The browser's P-256 public key, base64url. */
+            p256dh: string;
+        };
+        UnsubscribeRequest: {
+            endpoint: string;
         };
     };
     responses: never;
@@ -4080,6 +4252,264 @@ export interface operations {
             };
             /** @description The issuer cannot be reached and nothing is kept for this city */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    by_notification: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PageParams"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{list, token}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationList"];
+                };
+            };
+            /** @description A page token this server did not give, or a size out of 1–100 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with `{public_key}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushKey"];
+                };
+            };
+            /** @description The key could not be read or made */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    settings: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the settings With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsDoc"];
+                };
+            };
+            /** @description Missing, unknown or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    update_settings: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsDoc"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the settings as stored With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsDoc"];
+                };
+            };
+            /** @description A field is out of range; the message names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    subscribe: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscribeRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{subscribed: true}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscribedState"];
+                };
+            };
+            /** @description The endpoint, keys, city or language is unusable; the message says which */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnsubscribeRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{subscribed: false}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscribedState"];
+                };
+            };
+            /** @description Missing, unknown or expired token */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
