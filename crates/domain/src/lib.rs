@@ -9,6 +9,7 @@ pub mod geo;
 pub mod ids;
 pub mod locale;
 pub mod reactions;
+pub mod report;
 pub mod signing;
 pub mod text;
 pub mod user;
