@@ -260,6 +260,11 @@ macro_rules! store_contract_tests {
             a_guests_things_merge_into_the_account_on_sign_in_without_duplicates,
             deleting_an_account_removes_its_things_and_download_lists_them,
         );
+        $crate::store_contract_tests!(@reports $make;
+            report_events_are_appended_and_read_back_oldest_first,
+            usage_sums_readers_page_views_functions_stories_searches_and_channels,
+            retention_deletes_only_events_received_before_the_cut,
+        );
         $crate::store_contract_tests!(@content $make;
             import_adds_publishers_and_feeds_and_skips_known_urls,
             same_identity_is_stored_once_and_updated_in_place,
@@ -296,6 +301,16 @@ macro_rules! store_contract_tests {
             async fn $name() {
                 if let Some(store) = $make.await {
                     $crate::contract_things::$name(&store).await;
+                }
+            }
+        )*
+    };
+    (@reports $make:expr; $($name:ident),* $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $name() {
+                if let Some(store) = $make.await {
+                    $crate::contract_reports::$name(&store).await;
                 }
             }
         )*

@@ -6,8 +6,10 @@ pub mod content;
 pub mod contract;
 pub mod contract_accounts;
 pub mod contract_content;
+pub mod contract_reports;
 pub mod contract_support;
 pub mod contract_things;
+pub mod reports;
 pub mod things;
 pub mod user_data;
 
@@ -16,6 +18,7 @@ pub use accounts::{
     SignInRefusal, UserExport,
 };
 pub use content::ContentStore;
+pub use reports::ReportStore;
 pub use things::ReaderThings;
 
 use async_trait::async_trait;
@@ -121,7 +124,7 @@ pub struct LocationUpdate {
 #[async_trait]
 /// Identity and settings; content is in [`ContentStore`] and the reader's own things in
 /// [`ReaderThings`], which every store also is.
-pub trait Store: ContentStore + ReaderThings + Send + Sync + 'static {
+pub trait Store: ContentStore + ReaderThings + ReportStore + Send + Sync + 'static {
     fn engine(&self) -> Engine;
 
     /// A cheap round trip to the database, for `/healthz`.
