@@ -17,11 +17,13 @@ pub mod news_api;
 pub mod news_json;
 pub mod nonces;
 pub mod openapi;
+pub mod operator;
 pub mod pages;
 pub mod rate_limit;
 pub mod read_cache;
 pub mod reader;
 pub mod reader_view;
+pub mod report;
 pub mod security;
 pub mod session;
 pub mod signed;
@@ -102,6 +104,9 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(history::history_handler))
         .routes(routes!(news_api::trends::trends_handler))
         .routes(routes!(weather::handler::weather_handler))
+        .routes(routes!(report::report))
+        .routes(routes!(operator::usage))
+        .routes(routes!(operator::usage_export))
 }
 
 static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {

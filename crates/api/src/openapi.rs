@@ -22,7 +22,9 @@ pub use crate::signed::SignedHeaders;
         (name = "news", description = "News feeds, items, publishers and categories (public, cacheable)"),
         (name = "search", description = "News and publisher search (public, cacheable)"),
         (name = "history", description = "Today in history from Wikipedia's on-this-day feed (public, cacheable)"),
-        (name = "weather", description = "The forecast for a city (public, cacheable; Open-Meteo data)"))
+        (name = "weather", description = "The forecast for a city (public, cacheable; Open-Meteo data)"),
+        (name = "report", description = "Usage and page-view reports (unsigned so a beacon can send them; rate limited per address)"),
+        (name = "admin", description = "The operator's views: usage and its export (accounts listed in --admin-emails)"))
 )]
 pub struct ApiDoc;
 

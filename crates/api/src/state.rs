@@ -55,6 +55,10 @@ pub struct ApiConfig {
     pub history: crate::history::source::HistoryConfig,
     /// The weather upstream and its cache (`--weather-url`; `--demo` makes it up, D282).
     pub weather: crate::weather::WeatherConfig,
+    /// Usage reports: retention and the per-address limit (D333).
+    pub report: crate::report::config::ReportConfig,
+    /// Emails of the operators, lower case (`--admin-emails`, D335).
+    pub admin_emails: Vec<String>,
 }
 
 impl Default for ApiConfig {
@@ -72,6 +76,8 @@ impl Default for ApiConfig {
             trust_forwarded_for: false,
             history: Default::default(),
             weather: Default::default(),
+            report: Default::default(),
+            admin_emails: Vec::new(),
         }
     }
 }
@@ -109,6 +115,8 @@ pub struct Inner {
     pub history: crate::history::kept::History,
     /// Forecasts per city, kept and renewed (D281).
     pub weather: crate::weather::Weather,
+    /// Reports per address (D333).
+    pub report_limit: crate::rate_limit::RateLimit,
 }
 
 impl AppState {
@@ -130,6 +138,7 @@ impl AppState {
             sign_in_limits: Default::default(),
             history: crate::history::kept::History::new(config.history.clone()),
             weather: crate::weather::Weather::new(config.weather.clone()),
+            report_limit: crate::rate_limit::RateLimit::new(config.report.burst, config.report.every),
             config,
         }))
     }

@@ -218,12 +218,13 @@ pub fn clean_event(event: &Value, default_time: i64) -> Result<CleanEvent, Strin
 }
 
 /// The property record (§3.15) with its known fields cleaned; others dropped. The
-/// address the client claims (`ip`) is never kept: the server's own truncated one is.
+/// address the client claims (`ip`) is never kept (the server's own truncated one is),
+/// nor are `user_id` and `guid`: readers are counted by device (D332).
 pub fn clean_property(property: &Map<String, Value>) -> Map<String, Value> {
     let rules = &*RULES;
     let mut out = Map::new();
     for (field, kind) in &rules.property {
-        if field == "ip" {
+        if matches!(field.as_str(), "ip" | "user_id" | "guid") {
             continue;
         }
         if let Some(v) = property.get(field).filter(|v| !v.is_null()) {

@@ -237,6 +237,17 @@ pub struct ServeArgs {
     /// Open-Meteo's base address (the forecast is asked at {url}/v1/forecast).
     #[arg(long, env = "LOCALWIRE_WEATHER_URL", default_value = api::weather::open_meteo::DEFAULT_URL)]
     pub weather_url: String,
+    /// Usage report events are deleted after this many days.
+    #[arg(long, env = "LOCALWIRE_REPORT_RETENTION_DAYS", default_value_t = api::report::config::DEFAULT_RETENTION_DAYS)]
+    pub report_retention_days: u32,
+    /// Reports one address may send at once, then one per --report-every-ms.
+    #[arg(long, env = "LOCALWIRE_REPORT_BURST", default_value_t = 60)]
+    pub report_burst: u32,
+    #[arg(long, env = "LOCALWIRE_REPORT_EVERY_MS", default_value_t = 500)]
+    pub report_every_ms: u64,
+    /// Operators: signed-in accounts with these emails (comma-separated) see usage.
+    #[arg(long, env = "LOCALWIRE_ADMIN_EMAILS", default_value = "")]
+    pub admin_emails: String,
 }
 
 /// Google and Facebook sign-in. A provider without a client id is off.
@@ -324,6 +335,11 @@ impl ServeArgs {
         }
         anyhow::ensure!(self.session_days > 0, "LOCALWIRE_SESSION_DAYS must be positive");
         anyhow::ensure!(
+            self.report_retention_days > 0,
+            "LOCALWIRE_REPORT_RETENTION_DAYS must be at least 1"
+        );
+        anyhow::ensure!(self.report_burst > 0, "LOCALWIRE_REPORT_BURST must be at least 1");
+        anyhow::ensure!(
             self.onthisday_url.starts_with("http://") || self.onthisday_url.starts_with("https://"),
             "LOCALWIRE_ONTHISDAY_URL must be an http(s) address: {}",
             self.onthisday_url
@@ -350,6 +366,17 @@ impl ServeArgs {
                 demo: self.demo,
                 ..Default::default()
             },
+            report: api::report::config::ReportConfig {
+                retention_days: self.report_retention_days,
+                burst: self.report_burst,
+                every: std::time::Duration::from_millis(self.report_every_ms),
+            },
+            admin_emails: self
+                .admin_emails
+                .split(',')
+                .map(|e| e.trim().to_ascii_lowercase())
+                .filter(|e| !e.is_empty())
+                .collect(),
             ..api::ApiConfig::default()
         })
     }

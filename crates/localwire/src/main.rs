@@ -114,6 +114,10 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
         let mut stopped = stopped;
         let _ = stopped.wait_for(|s| *s).await;
     }));
+    let retention = tokio::spawn(api::report::retention::delete_expired_forever(
+        store.clone(),
+        api_config.report.retention_days,
+    ));
     let state = api::AppState::new(store.clone(), api_config);
     if !state.shell.built {
         tracing::warn!("this binary was built without the web app (web/dist); pages show a notice");
@@ -131,6 +135,7 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
         .await?;
     let _ = stop.send(true);
     let _ = ingestion.await;
+    retention.abort();
     // Guests answered before their write (D165) are written before the process ends.
     store.finish_writes().await;
     tracing::info!("stopped");

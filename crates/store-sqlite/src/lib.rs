@@ -507,6 +507,31 @@ impl Store for SqliteStore {
     }
 }
 
+#[async_trait]
+impl store::ReportStore for SqliteStore {
+    async fn append_report_events(&self, events: Vec<store::reports::ReportEvent>) -> Result<()> {
+        self.reports.append(events).await
+    }
+
+    async fn delete_report_events_before(&self, before_ms: i64) -> Result<u64> {
+        self.reports.delete_before(before_ms).await
+    }
+
+    async fn report_events(
+        &self,
+        from_ms: i64,
+        to_ms: i64,
+        after_id: i64,
+        limit: i64,
+    ) -> Result<Vec<store::reports::ReportEvent>> {
+        self.reports.events(from_ms, to_ms, after_id, limit).await
+    }
+
+    async fn usage(&self, from_ms: i64, to_ms: i64) -> Result<store::reports::Usage> {
+        self.reports.usage(from_ms, to_ms).await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -578,30 +603,5 @@ mod tests {
             .unwrap();
         assert_eq!(rows, 150, "nothing lost");
         std::fs::remove_dir_all(&dir).ok();
-    }
-}
-
-#[async_trait]
-impl store::ReportStore for SqliteStore {
-    async fn append_report_events(&self, events: Vec<store::reports::ReportEvent>) -> Result<()> {
-        self.reports.append(events).await
-    }
-
-    async fn delete_report_events_before(&self, before_ms: i64) -> Result<u64> {
-        self.reports.delete_before(before_ms).await
-    }
-
-    async fn report_events(
-        &self,
-        from_ms: i64,
-        to_ms: i64,
-        after_id: i64,
-        limit: i64,
-    ) -> Result<Vec<store::reports::ReportEvent>> {
-        self.reports.events(from_ms, to_ms, after_id, limit).await
-    }
-
-    async fn usage(&self, from_ms: i64, to_ms: i64) -> Result<store::reports::Usage> {
-        self.reports.usage(from_ms, to_ms).await
     }
 }
