@@ -87,7 +87,7 @@ pub fn range_ms(r: &RangeRequest) -> Result<(i64, i64), ApiError> {
 pub async fn require_operator(state: &AppState, token: Option<&str>) -> Result<(), ApiError> {
     let (_, session) = require_account(state, token).await?;
     let email = session.user.email.trim().to_ascii_lowercase();
-    if email.is_empty() || !state.config.admin_emails.iter().any(|a| *a == email) {
+    if email.is_empty() || !state.config.admin_emails.contains(&email) {
         return Err(ApiError::Forbidden);
     }
     Ok(())
