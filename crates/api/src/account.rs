@@ -15,7 +15,7 @@ use store::{SessionUser, UserId};
 use utoipa::ToSchema;
 
 /// The signed-in session behind a token, with its id.
-async fn require_account(state: &AppState, token: Option<&str>) -> Result<(i64, SessionUser), ApiError> {
+pub async fn require_account(state: &AppState, token: Option<&str>) -> Result<(i64, SessionUser), ApiError> {
     let session = require_session(state, token, now_ms()).await?;
     let signed_in = session
         .user

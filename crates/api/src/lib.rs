@@ -17,12 +17,14 @@ pub mod news_api;
 pub mod news_json;
 pub mod nonces;
 pub mod openapi;
+pub mod operator;
 pub mod pages;
 pub mod push;
 pub mod rate_limit;
 pub mod read_cache;
 pub mod reader;
 pub mod reader_view;
+pub mod report;
 pub mod security;
 pub mod session;
 pub mod signed;
@@ -110,6 +112,9 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(push::api::settings))
         .routes(routes!(push::api::update_settings))
         .routes(routes!(push::api::by_notification))
+        .routes(routes!(report::report))
+        .routes(routes!(operator::usage))
+        .routes(routes!(operator::usage_export))
 }
 
 static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {

@@ -23,7 +23,9 @@ pub use crate::signed::SignedHeaders;
         (name = "search", description = "News and publisher search (public, cacheable)"),
         (name = "history", description = "Today in history from Wikipedia's on-this-day feed (public, cacheable)"),
         (name = "weather", description = "The forecast for a city (public, cacheable; Open-Meteo data)"),
-        (name = "notifications", description = "Web Push: this server's key, subscriptions, the reader's notification budget and what was sent (guests too)"))
+        (name = "notifications", description = "Web Push: this server's key, subscriptions, the reader's notification budget and what was sent (guests too)"),
+        (name = "report", description = "Usage and page-view reports (unsigned so a beacon can send them; rate limited per address)"),
+        (name = "admin", description = "The operator's views: usage and its export (accounts listed in --admin-emails)"))
 )]
 pub struct ApiDoc;
 

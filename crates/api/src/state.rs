@@ -60,6 +60,10 @@ pub struct ApiConfig {
     pub weather_alerts: crate::weather::alerts::AlertsConfig,
     /// Web Push: the notifier, private push targets, the VAPID subject (issue 19).
     pub push: crate::push::service::PushConfig,
+    /// Usage reports: retention and the per-address limit (D333).
+    pub report: crate::report::config::ReportConfig,
+    /// Emails of the operators, lower case (`--admin-emails`, D335).
+    pub admin_emails: Vec<String>,
 }
 
 impl Default for ApiConfig {
@@ -79,6 +83,8 @@ impl Default for ApiConfig {
             weather: Default::default(),
             weather_alerts: Default::default(),
             push: Default::default(),
+            report: Default::default(),
+            admin_emails: Vec::new(),
         }
     }
 }
@@ -120,6 +126,8 @@ pub struct Inner {
     pub weather_alerts: crate::weather::alerts::WeatherAlerts,
     /// Web Push: this server's key and its deliveries (issue 19).
     pub push: Arc<crate::push::service::Push>,
+    /// Reports per address (D333).
+    pub report_limit: crate::rate_limit::RateLimit,
 }
 
 impl AppState {
@@ -143,6 +151,7 @@ impl AppState {
             weather: crate::weather::Weather::new(config.weather.clone()),
             weather_alerts: crate::weather::alerts::WeatherAlerts::new(config.weather_alerts.clone()),
             push: Arc::new(crate::push::service::Push::new(config.push.clone())),
+            report_limit: crate::rate_limit::RateLimit::new(config.report.burst, config.report.every),
             config,
         }))
     }

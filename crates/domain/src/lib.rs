@@ -10,6 +10,7 @@ pub mod ids;
 pub mod locale;
 pub mod notify;
 pub mod reactions;
+pub mod report;
 pub mod signing;
 pub mod text;
 pub mod user;

@@ -260,6 +260,17 @@ pub struct ServeArgs {
     /// accepted: for tests' loopback push services, like LOCALWIRE_ALLOW_PRIVATE_FEEDS.
     #[arg(long, env = "LOCALWIRE_ALLOW_PRIVATE_PUSH")]
     pub allow_private_push: bool,
+    /// Usage report events are deleted after this many days.
+    #[arg(long, env = "LOCALWIRE_REPORT_RETENTION_DAYS", default_value_t = api::report::config::DEFAULT_RETENTION_DAYS)]
+    pub report_retention_days: u32,
+    /// Reports one address may send at once, then one per --report-every-ms.
+    #[arg(long, env = "LOCALWIRE_REPORT_BURST", default_value_t = 60)]
+    pub report_burst: u32,
+    #[arg(long, env = "LOCALWIRE_REPORT_EVERY_MS", default_value_t = 500)]
+    pub report_every_ms: u64,
+    /// Operators: signed-in accounts with these emails (comma-separated) see usage.
+    #[arg(long, env = "LOCALWIRE_ADMIN_EMAILS", default_value = "")]
+    pub admin_emails: String,
 }
 
 /// Google and Facebook sign-in. A provider without a client id is off.
@@ -347,6 +358,11 @@ impl ServeArgs {
         }
         anyhow::ensure!(self.session_days > 0, "LOCALWIRE_SESSION_DAYS must be positive");
         anyhow::ensure!(
+            self.report_retention_days > 0,
+            "LOCALWIRE_REPORT_RETENTION_DAYS must be at least 1"
+        );
+        anyhow::ensure!(self.report_burst > 0, "LOCALWIRE_REPORT_BURST must be at least 1");
+        anyhow::ensure!(
             self.onthisday_url.starts_with("http://") || self.onthisday_url.starts_with("https://"),
             "LOCALWIRE_ONTHISDAY_URL must be an http(s) address: {}",
             self.onthisday_url
@@ -402,6 +418,17 @@ impl ServeArgs {
                 subject: self.push_subject.trim().to_string(),
                 ..Default::default()
             },
+            report: api::report::config::ReportConfig {
+                retention_days: self.report_retention_days,
+                burst: self.report_burst,
+                every: std::time::Duration::from_millis(self.report_every_ms),
+            },
+            admin_emails: self
+                .admin_emails
+                .split(',')
+                .map(|e| e.trim().to_ascii_lowercase())
+                .filter(|e| !e.is_empty())
+                .collect(),
             ..api::ApiConfig::default()
         })
     }

@@ -114,6 +114,10 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
         let mut stopped = stopped;
         let _ = stopped.wait_for(|s| *s).await;
     }));
+    let retention = tokio::spawn(api::report::retention::delete_expired_forever(
+        store.clone(),
+        api_config.report.retention_days,
+    ));
     let state = api::AppState::new(store.clone(), api_config);
     api::news_api::trends::warm_up(&state);
     // Web Push (issue 19): the notifier shares the state's sender and key.
@@ -143,6 +147,7 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     if let Some(notifier) = notifier {
         let _ = notifier.await;
     }
+    retention.abort();
     // Guests answered before their write (D165) are written before the process ends.
     store.finish_writes().await;
     tracing::info!("stopped");

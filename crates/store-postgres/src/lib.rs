@@ -9,6 +9,7 @@ use sqlx::{Postgres, Row, Transaction};
 use std::str::FromStr;
 
 mod content;
+mod reports;
 pub mod testing;
 use std::time::Duration;
 use store::{AccountSessionRequest, IdentityInfo, SessionInfo, SignIn, SignInFlow, SignInOutcome, UserExport};

@@ -36,6 +36,7 @@ mod content;
 mod content_write;
 mod guest_writer;
 mod push;
+mod report_writer;
 mod session_cache;
 mod things;
 mod things_writer;
@@ -56,6 +57,7 @@ pub struct SqliteStore {
     writer: SqlitePool,
     guests: GuestWriter,
     things: things_writer::ThingsWriter,
+    reports: report_writer::ReportWriter,
     sessions: session_cache::SessionCache,
     content_reader: SqlitePool,
     content: content_write::ContentWriter,
@@ -128,6 +130,7 @@ impl SqliteStore {
             guest_writer::RESTART_WAL_PAST,
         )?;
         let things = things_writer::ThingsWriter::spawn(identity.get_filename())?;
+        let reports = report_writer::ReportWriter::spawn(&report_writer::reports_file(identity.get_filename()))?;
 
         // A data directory from before the split keeps its content in the one file.
         let single_file: bool =
@@ -168,6 +171,7 @@ impl SqliteStore {
             writer,
             guests,
             things,
+            reports,
             sessions: Default::default(),
             content_reader,
             content: content_writer,
@@ -501,6 +505,31 @@ impl Store for SqliteStore {
 
     async fn take_sign_in_flow(&self, state_hash: &str, now_ms: i64) -> Result<Option<SignInFlow>> {
         accounts::take_sign_in_flow(self, state_hash, now_ms).await
+    }
+}
+
+#[async_trait]
+impl store::ReportStore for SqliteStore {
+    async fn append_report_events(&self, events: Vec<store::reports::ReportEvent>) -> Result<()> {
+        self.reports.append(events).await
+    }
+
+    async fn delete_report_events_before(&self, before_ms: i64) -> Result<u64> {
+        self.reports.delete_before(before_ms).await
+    }
+
+    async fn report_events(
+        &self,
+        from_ms: i64,
+        to_ms: i64,
+        after_id: i64,
+        limit: i64,
+    ) -> Result<Vec<store::reports::ReportEvent>> {
+        self.reports.events(from_ms, to_ms, after_id, limit).await
+    }
+
+    async fn usage(&self, from_ms: i64, to_ms: i64) -> Result<store::reports::Usage> {
+        self.reports.usage(from_ms, to_ms).await
     }
 }
 

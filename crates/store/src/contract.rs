@@ -270,6 +270,11 @@ macro_rules! store_contract_tests {
             d312_what_was_sent_pages_newest_first_with_the_item_pushed_without_gaps_or_repeats,
             d310_a_guests_subscription_and_settings_follow_them_into_the_account,
         );
+        $crate::store_contract_tests!(@reports $make;
+            report_events_are_appended_and_read_back_oldest_first,
+            usage_sums_readers_page_views_functions_stories_searches_and_channels,
+            retention_deletes_only_events_received_before_the_cut,
+        );
         $crate::store_contract_tests!(@content $make;
             import_adds_publishers_and_feeds_and_skips_known_urls,
             same_identity_is_stored_once_and_updated_in_place,
@@ -316,6 +321,16 @@ macro_rules! store_contract_tests {
             async fn $name() {
                 if let Some(store) = $make.await {
                     $crate::contract_push::$name(&store).await;
+                }
+            }
+        )*
+    };
+    (@reports $make:expr; $($name:ident),* $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $name() {
+                if let Some(store) = $make.await {
+                    $crate::contract_reports::$name(&store).await;
                 }
             }
         )*

@@ -7,9 +7,11 @@ pub mod contract;
 pub mod contract_accounts;
 pub mod contract_content;
 pub mod contract_push;
+pub mod contract_reports;
 pub mod contract_support;
 pub mod contract_things;
 pub mod push;
+pub mod reports;
 pub mod things;
 pub mod user_data;
 
@@ -19,6 +21,7 @@ pub use accounts::{
 };
 pub use content::ContentStore;
 pub use push::Notifications;
+pub use reports::ReportStore;
 pub use things::ReaderThings;
 
 use async_trait::async_trait;
@@ -124,7 +127,7 @@ pub struct LocationUpdate {
 #[async_trait]
 /// Identity and settings; content is in [`ContentStore`] and the reader's own things in
 /// [`ReaderThings`], which every store also is.
-pub trait Store: ContentStore + ReaderThings + Notifications + Send + Sync + 'static {
+pub trait Store: ContentStore + ReaderThings + Notifications + ReportStore + Send + Sync + 'static {
     fn engine(&self) -> Engine;
 
     /// A cheap round trip to the database, for `/healthz`.

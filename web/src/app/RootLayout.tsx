@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { reportPage, reportSearch } from '../features/report';
 import { switchLocale } from '../i18n';
 import { useRouteHandle } from './context';
 import { DefaultLayout } from './layout/DefaultLayout';
@@ -18,8 +19,25 @@ function useFocusOnNavigation() {
   }, [pathname]);
 }
 
+/** Page views and core-function events (§2.26), once the page head has its title (§9: 100 ms). */
+function useReportNavigation(routeName: string | null) {
+  const { pathname, search } = useLocation();
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      reportPage(routeName, window.location, document.title);
+      if (routeName?.startsWith('search')) {
+        reportSearch(new URLSearchParams(search).get('q') ?? '');
+      }
+    }, PAGE_HEAD_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [routeName, pathname, search]);
+}
+
+const PAGE_HEAD_WAIT_MS = 100;
+
 export function RootLayout() {
   const { def, locale } = useRouteHandle();
+  useReportNavigation(def?.name ?? null);
   // The committed route's locale is the page's language, switched before paint (D144).
   useLayoutEffect(() => switchLocale(locale), [locale]);
   useFocusOnNavigation();

@@ -18,6 +18,7 @@ import {
   type BuildWatch,
 } from '../features/build/buildWatch';
 import { emitPopup } from '../features/popup';
+import { startReporting } from '../features/report';
 import { prepareLocale } from '../i18n';
 import {
   accountQueryKey,
@@ -187,6 +188,20 @@ export function createServices(options: ServicesOptions): Services {
         .finally(() => settings.markVisit());
 
       const stops: Array<() => void> = [];
+      // Usage reports to our own server only; off under DNT/GPC and for bots (issue 21).
+      if (typeof window !== 'undefined') {
+        stops.push(
+          startReporting({
+            api,
+            channel,
+            context: () => ({
+              deviceId: settings.get('deviceId') ?? '',
+              appLang: settings.get('lng') ?? options.payload?.locale ?? DEFAULT_LOCALE,
+              country: settings.get('iso') ?? options.payload?.country ?? DEFAULT_COUNTRY,
+            }),
+          }),
+        );
+      }
       if (buildWatch) stops.push(buildWatch.start());
       if (buildId && !isSlowConnection(options.connection)) {
         const timer = setTimeout(() => {

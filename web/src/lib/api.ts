@@ -286,3 +286,35 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     post: (path, body) => request('POST', path, { body }),
   };
 }
+
+/**
+ * SPEC §4.14, §7.15: a POST that must leave as the page unloads: a beacon carrying the
+ * JSON (the browser sends it after the page is gone), else a synchronous POST. No
+ * signing headers: a beacon cannot set them (D333). Answers whether it was handed over.
+ */
+export function postOnUnload(
+  url: string,
+  body: unknown,
+  nav: Pick<Navigator, 'sendBeacon'> | undefined = typeof navigator === 'undefined'
+    ? undefined
+    : navigator,
+  makeRequest: () => XMLHttpRequest = () => new XMLHttpRequest(),
+): boolean {
+  const text = JSON.stringify(body);
+  if (nav && typeof nav.sendBeacon === 'function') {
+    try {
+      if (nav.sendBeacon(url, new Blob([text], { type: 'application/json' }))) return true;
+    } catch {
+      // Fall through to the synchronous POST.
+    }
+  }
+  try {
+    const xhr = makeRequest();
+    xhr.open('POST', url, false);
+    xhr.setRequestHeader('content-type', 'application/json');
+    xhr.send(text);
+    return xhr.status >= 200 && xhr.status < 300;
+  } catch {
+    return false;
+  }
+}

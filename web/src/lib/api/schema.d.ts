@@ -1015,6 +1015,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Usage over a range of UTC days: daily readers, page views, core functions, top stories,
+         *     search terms, channels, countries and languages. Operators only.
+         */
+        post: operations["usage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/usage/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every event of a range as NDJSON (one JSON object a line), oldest first. Operators only. */
+        post: operations["usage_export"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report usage (SPEC §3.16): unsigned, so a beacon can send it (D333). */
+        post: operations["report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2043,6 +2097,82 @@ export interface components {
         };
         UnsubscribeRequest: {
             endpoint: string;
+        };
+        /** @description A range of UTC days, both ends included: `YYYY-MM-DD`. */
+        RangeRequest: {
+            from: string;
+            to: string;
+        };
+        RejectedEvent: {
+            index: number;
+            message: string;
+        };
+        /** @description What `POST /api/report` answers. */
+        ReportAnswer: {
+            /** @description Events stored. */
+            accepted: number;
+            /** @description Why nothing was stored although the report was well formed: `bot`, `do-not-track`. */
+            dropped?: string | null;
+            /** @description Events refused, by their place in `data`, with the reason (e.g. 'No event model: x'). */
+            rejected: components["schemas"]["RejectedEvent"][];
+        };
+        /** @description SPEC §3.16 report request (documentation of the body; the handler reads it as JSON). */
+        ReportRequest: {
+            /**
+             * Format: int64
+             * @description 20310.
+             */
+            app_id: number;
+            /** @description Events: `{event: <model name>, time?: ms, ...the model's fields}` (web/src/shared/report.json). */
+            data: {
+                [key: string]: unknown;
+            }[];
+            /** @description 16 characters. */
+            nonce_str: string;
+            /** @description §3.15 property record, `os` 5. */
+            property: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: int64
+             * @description 4.
+             */
+            source: number;
+            /**
+             * Format: int64
+             * @description When the report was sent, in ms.
+             */
+            timestamp: number;
+        };
+        UsageAnswer: {
+            channels: components["schemas"]["UsageCount"][];
+            core_functions: components["schemas"]["UsageCount"][];
+            countries: components["schemas"]["UsageCount"][];
+            days: components["schemas"]["UsageDay"][];
+            from: string;
+            languages: components["schemas"]["UsageCount"][];
+            search_terms: components["schemas"]["UsageCount"][];
+            to: string;
+            top_stories: components["schemas"]["UsageCount"][];
+        };
+        UsageCount: {
+            /** Format: int64 */
+            count: number;
+            key: string;
+            label: string;
+        };
+        UsageDay: {
+            /** @description YYYY-MM-DD (UTC). */
+            date: string;
+            /** Format: int64 */
+            events: number;
+            /** Format: int64 */
+            page_views: number;
+            /**
+             * Format: int64
+             * @description Distinct devices that reported.
+             */
+            readers: number;
         };
     };
     responses: never;
@@ -4510,6 +4640,156 @@ export interface operations {
             };
             /** @description Missing, unknown or expired token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    usage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RangeRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the usage of the range With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageAnswer"];
+                };
+            };
+            /** @description A date is not YYYY-MM-DD, the range is reversed or longer than 366 days */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not an operator (--admin-emails) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    usage_export: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RangeRequest"];
+            };
+        };
+        responses: {
+            /** @description NDJSON: one event a line (id, received_at, time, event, fields, property, device_id, country, lang, channel, ip, user_agent) With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": unknown;
+                };
+            };
+            /** @description A date is not YYYY-MM-DD, the range is reversed or too long */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not an operator (--admin-emails) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportRequest"];
+            };
+        };
+        responses: {
+            /** @description Envelope with what was stored and what was refused With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportAnswer"];
+                };
+            };
+            /** @description Not a report: the message says which field ('No report event list' when no event is valid) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Body larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many reports from this address (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
