@@ -7,15 +7,14 @@
 pub mod alerts;
 pub mod demo;
 pub mod handler;
+pub mod kept;
 pub mod open_meteo;
 
 use crate::envelope::{ApiError, ok_body, weak_etag};
 use axum::body::Bytes;
 use serde::Serialize;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-use tokio::sync::watch;
+use std::sync::Arc;
+use std::time::Duration;
 use utoipa::ToSchema;
 
 /// Where the forecast comes from and how long answers are kept (`--weather-url`,
@@ -231,16 +230,7 @@ const DEMO_ATTRIBUTION: &str = "Demo weather: made up by this server, not a fore
 
 /// One city's answer, serialized in both units (index: [`Unit::index`]).
 pub(crate) struct Kept {
-    at: Instant,
     pub(crate) bodies: [(Bytes, String); 2],
-}
-
-#[derive(Default)]
-struct Entry {
-    kept: Option<Arc<Kept>>,
-    /// Set while one call to the upstream runs; true once it has ended.
-    fetching: Option<watch::Receiver<bool>>,
-    failed_at: Option<Instant>,
 }
 
 /// The forecast cache: per city, stale while revalidate, one upstream call at a time.
@@ -250,7 +240,7 @@ pub struct Weather(Arc<Inner>);
 struct Inner {
     config: WeatherConfig,
     client: reqwest::Client,
-    entries: Mutex<HashMap<i64, Entry>>,
+    kept: kept::KeptPerCity<Kept>,
 }
 
 /// Why there is no forecast to give.
@@ -272,96 +262,53 @@ impl Weather {
         Weather(Arc::new(Inner {
             config,
             client,
-            entries: Mutex::default(),
+            kept: kept::KeptPerCity::default(),
         }))
-    }
-
-    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Entry>> {
-        self.0.entries.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The kept answer for `city`, renewing it when due; waits at most `wait` when none is kept.
     pub(crate) async fn answer(&self, city: &'static geo::City) -> Result<Arc<Kept>, ApiError> {
         let cfg = &self.0.config;
-        let rx = {
-            let mut entries = self.entries();
-            let e = entries.entry(city.id.0).or_default();
-            let now = Instant::now();
-            let may_call = e.fetching.is_none() && e.failed_at.is_none_or(|t| now - t >= cfg.retry_after);
-            if let Some(k) = &e.kept {
-                let age = now - k.at;
-                if age < cfg.fresh_for {
-                    return Ok(k.clone());
-                }
-                if age < cfg.keep_for {
-                    if may_call {
-                        e.fetching = Some(self.call_upstream(city));
-                    }
-                    return Ok(k.clone());
-                }
-            }
-            if may_call {
-                e.fetching = Some(self.call_upstream(city));
-            }
-            match &e.fetching {
-                Some(rx) => rx.clone(),
-                None => return Err(unavailable()),
-            }
+        let timing = kept::Timing {
+            fresh_for: cfg.fresh_for,
+            keep_for: cfg.keep_for,
+            retry_after: cfg.retry_after,
+            wait: cfg.wait,
         };
-        let mut rx = rx;
-        let _ = tokio::time::timeout(cfg.wait, rx.wait_for(|done| *done)).await;
-        let entries = self.entries();
-        entries
-            .get(&city.id.0)
-            .and_then(|e| e.kept.clone())
-            .filter(|k| k.at.elapsed() < cfg.keep_for)
+        let this = self.clone();
+        self.0
+            .kept
+            .get(city.id.0, timing, move || async move { this.call_upstream(city).await })
+            .await
             .ok_or_else(unavailable)
     }
 
-    /// Starts the one call for `city`; the receiver turns true when it has ended.
-    fn call_upstream(&self, city: &'static geo::City) -> watch::Receiver<bool> {
-        let (tx, rx) = watch::channel(false);
-        let this = self.clone();
-        tokio::spawn(async move {
-            let cfg = &this.0.config;
-            let result = if cfg.demo {
-                Ok(demo::forecast(
-                    city.lat,
-                    city.lon,
-                    city.timezone,
-                    domain::clock::now_ms(),
-                ))
-            } else {
-                open_meteo::fetch(&this.0.client, &cfg.url, city.lat, city.lon).await
-            };
-            let kept = match result {
-                Ok(f) => match Kept::new(city.id.0, cfg.demo, &f) {
-                    Ok(k) => Some(k),
-                    Err(e) => {
-                        tracing::warn!(error = %e, "weather: serializing a forecast");
-                        None
-                    }
-                },
+    /// One call to the upstream for `city` (or the demo forecast); `None` when it failed.
+    async fn call_upstream(&self, city: &'static geo::City) -> Option<Kept> {
+        let cfg = &self.0.config;
+        let result = if cfg.demo {
+            Ok(demo::forecast(
+                city.lat,
+                city.lon,
+                city.timezone,
+                domain::clock::now_ms(),
+            ))
+        } else {
+            open_meteo::fetch(&self.0.client, &cfg.url, city.lat, city.lon).await
+        };
+        match result {
+            Ok(f) => match Kept::new(city.id.0, cfg.demo, &f) {
+                Ok(k) => Some(k),
                 Err(e) => {
-                    tracing::warn!(city = city.id.0, error = %e, "weather: the upstream failed");
+                    tracing::warn!(error = %e, "weather: serializing a forecast");
                     None
                 }
-            };
-            {
-                let mut entries = this.entries();
-                let e = entries.entry(city.id.0).or_default();
-                match kept {
-                    Some(k) => {
-                        e.kept = Some(Arc::new(k));
-                        e.failed_at = None;
-                    }
-                    None => e.failed_at = Some(Instant::now()),
-                }
-                e.fetching = None;
+            },
+            Err(e) => {
+                tracing::warn!(city = city.id.0, error = %e, "weather: the upstream failed");
+                None
             }
-            let _ = tx.send(true);
-        });
-        rx
+        }
     }
 }
 
@@ -383,7 +330,6 @@ impl Kept {
             Ok((Bytes::from(bytes), etag))
         };
         Ok(Kept {
-            at: Instant::now(),
             bodies: [body(Unit::F)?, body(Unit::C)?],
         })
     }

@@ -12,14 +12,13 @@ pub mod eccc;
 pub mod handler;
 pub mod nws;
 
+use super::kept::{KeptPerCity, Timing};
 use crate::envelope::ApiError;
 use domain::geo::Country;
 use domain::locale::Locale;
 use serde::Serialize;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-use tokio::sync::watch;
+use std::sync::Arc;
+use std::time::Duration;
 use utoipa::ToSchema;
 
 /// Where alerts come from and how long they are kept (`--nws-url`, `--eccc-url`, `--demo`).
@@ -296,7 +295,6 @@ impl Alert {
 
 /// A city's list as last read.
 pub(crate) struct Kept {
-    at: Instant,
     fetched_at: i64,
     source: Source,
     alerts: Vec<Alert>,
@@ -319,13 +317,6 @@ impl Kept {
     }
 }
 
-#[derive(Default)]
-struct Entry {
-    kept: Option<Arc<Kept>>,
-    fetching: Option<watch::Receiver<bool>>,
-    failed_at: Option<Instant>,
-}
-
 /// The alerts cache: per city, stale while revalidate, one upstream call at a time (D286).
 #[derive(Clone)]
 pub struct WeatherAlerts(Arc<Inner>);
@@ -333,7 +324,7 @@ pub struct WeatherAlerts(Arc<Inner>);
 struct Inner {
     config: AlertsConfig,
     client: reqwest::Client,
-    entries: Mutex<HashMap<i64, Entry>>,
+    kept: KeptPerCity<Kept>,
 }
 
 fn unavailable() -> ApiError {
@@ -350,94 +341,55 @@ impl WeatherAlerts {
         WeatherAlerts(Arc::new(Inner {
             config,
             client,
-            entries: Mutex::default(),
+            kept: KeptPerCity::default(),
         }))
-    }
-
-    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Entry>> {
-        self.0.entries.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The kept list for `city`, renewing it when due; waits at most `wait` when none is kept.
     pub(crate) async fn answer(&self, city: &'static geo::City) -> Result<Arc<Kept>, ApiError> {
         let cfg = &self.0.config;
-        let rx = {
-            let mut entries = self.entries();
-            let e = entries.entry(city.id.0).or_default();
-            let now = Instant::now();
-            let may_call = e.fetching.is_none() && e.failed_at.is_none_or(|t| now - t >= cfg.retry_after);
-            if let Some(k) = &e.kept {
-                let age = now - k.at;
-                if age < cfg.fresh_for {
-                    return Ok(k.clone());
-                }
-                if age < cfg.keep_for {
-                    if may_call {
-                        e.fetching = Some(self.call_upstream(city));
-                    }
-                    return Ok(k.clone());
-                }
-            }
-            if may_call {
-                e.fetching = Some(self.call_upstream(city));
-            }
-            match &e.fetching {
-                Some(rx) => rx.clone(),
-                None => return Err(unavailable()),
-            }
+        let timing = Timing {
+            fresh_for: cfg.fresh_for,
+            keep_for: cfg.keep_for,
+            retry_after: cfg.retry_after,
+            wait: cfg.wait,
         };
-        let mut rx = rx;
-        let _ = tokio::time::timeout(cfg.wait, rx.wait_for(|done| *done)).await;
-        let entries = self.entries();
-        entries
-            .get(&city.id.0)
-            .and_then(|e| e.kept.clone())
-            .filter(|k| k.at.elapsed() < cfg.keep_for)
+        let this = self.clone();
+        self.0
+            .kept
+            .get(city.id.0, timing, move || async move { this.call_upstream(city).await })
+            .await
             .ok_or_else(unavailable)
     }
 
-    fn call_upstream(&self, city: &'static geo::City) -> watch::Receiver<bool> {
-        let (tx, rx) = watch::channel(false);
-        let this = self.clone();
-        tokio::spawn(async move {
-            let cfg = &this.0.config;
-            let (source, result) = if cfg.demo {
-                (Source::Demo, Ok(demo::alerts(city, domain::clock::now_ms())))
-            } else {
-                match city.iso {
-                    Country::Us => (
-                        Source::Nws,
-                        nws::fetch(&this.0.client, &cfg.nws_url, city.lat, city.lon).await,
-                    ),
-                    Country::Ca => (
-                        Source::Eccc,
-                        eccc::fetch(&this.0.client, &cfg.eccc_url, city.lat, city.lon).await,
-                    ),
-                }
-            };
-            {
-                let mut entries = this.entries();
-                let e = entries.entry(city.id.0).or_default();
-                match result {
-                    Ok(alerts) => {
-                        e.kept = Some(Arc::new(Kept {
-                            at: Instant::now(),
-                            fetched_at: domain::clock::now_ms(),
-                            source,
-                            alerts,
-                        }));
-                        e.failed_at = None;
-                    }
-                    Err(err) => {
-                        tracing::warn!(city = city.id.0, error = %err, "weather alerts: the upstream failed");
-                        e.failed_at = Some(Instant::now());
-                    }
-                }
-                e.fetching = None;
+    /// One call to the city's issuer (or the demo alerts); `None` when it failed.
+    async fn call_upstream(&self, city: &'static geo::City) -> Option<Kept> {
+        let cfg = &self.0.config;
+        let (source, result) = if cfg.demo {
+            (Source::Demo, Ok(demo::alerts(city, domain::clock::now_ms())))
+        } else {
+            match city.iso {
+                Country::Us => (
+                    Source::Nws,
+                    nws::fetch(&self.0.client, &cfg.nws_url, city.lat, city.lon).await,
+                ),
+                Country::Ca => (
+                    Source::Eccc,
+                    eccc::fetch(&self.0.client, &cfg.eccc_url, city.lat, city.lon).await,
+                ),
             }
-            let _ = tx.send(true);
-        });
-        rx
+        };
+        match result {
+            Ok(alerts) => Some(Kept {
+                fetched_at: domain::clock::now_ms(),
+                source,
+                alerts,
+            }),
+            Err(err) => {
+                tracing::warn!(city = city.id.0, error = %err, "weather alerts: the upstream failed");
+                None
+            }
+        }
     }
 }
 
