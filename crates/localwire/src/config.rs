@@ -21,7 +21,8 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Serve the web app and the API (runs migrations first).
-    Serve(ServeArgs),
+    // Boxed: the serve flags are far larger than any other command's (clippy large_enum_variant).
+    Serve(Box<ServeArgs>),
     /// Run the database migrations and exit.
     Migrate(StoreArgs),
     /// Manage the feeds Localwire ingests.

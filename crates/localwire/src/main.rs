@@ -28,7 +28,7 @@ fn main() -> Result<()> {
 
 async fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Serve(args) => serve(args).await,
+        Command::Serve(args) => serve(*args).await,
         Command::Migrate(args) => {
             let store = open_store(&args).await?;
             tracing::info!(engine = store.engine().name(), "migrations are up to date");
