@@ -337,12 +337,20 @@ export function hangingUpstream() {
 /**
  * Starts `localwire serve` (with `demo: true`, `serve --demo`: the built-in demo corpus is
  * ingested before it listens; `alerts: true`: the loopback NWS and GeoMet answer the
- * fixtures' alerts; `args` are more flags) and waits for GET /healthz to answer 200 (at most
- * 60 s).
+ * fixtures' alerts; `args` are more flags, `env` more environment; `prepare(dataDir)` runs
+ * before the server starts, e.g. `localwire import-opml`) and waits for GET /healthz to
+ * answer 200 (at most 60 s).
  */
-export async function startServer({ demo = false, alerts = false, args: extraArgs = [] } = {}) {
+export async function startServer({
+  demo = false,
+  alerts = false,
+  args: extraArgs = [],
+  env = {},
+  prepare,
+} = {}) {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'localwire-e2e-'));
+  if (prepare) await prepare(dataDir);
   const output = [];
   const args = [
     'serve',
@@ -364,7 +372,7 @@ export async function startServer({ demo = false, alerts = false, args: extraArg
   }
   args.push(...extraArgs);
   const child = spawn(binary, args, {
-    env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn' },
+    env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn', ...env },
   });
   child.stdout.on('data', (chunk) => output.push(chunk));
   child.stderr.on('data', (chunk) => output.push(chunk));
