@@ -334,6 +334,8 @@ describe('Notifications by Web Push in a browser', { skip }, () => {
       // The notifier pushes a breaking story of Washington to it: signed with the server's
       // key for the push service's origin, encrypted for this browser.
       const [push] = await until('a push reaches the loopback push service', () => {
+        const refused = pushService.refused();
+        if (refused.length > 0) throw new Error(`refused: ${JSON.stringify(refused)}`);
         const got = pushService.received(sub.id);
         return got.length > 0 && got;
       });
