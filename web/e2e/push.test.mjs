@@ -1,5 +1,6 @@
 // Notifications by Web Push (issue 19, D310–D314) in Chromium against the release binary
-// with the demo corpus: a guest on /local turns notifications on (the permission prompt
+// with the demo corpus and one fresh breaking Washington story (see BREAKING): a guest on
+// /local turns notifications on (the permission prompt
 // only after they ask), the app registers the real service worker /sw.js and hands the
 // subscription to our server, whose notifier pushes a breaking local story through a
 // loopback push service that speaks the real protocol (VAPID JWT checked, aes128gcm
@@ -354,8 +355,9 @@ describe('Notifications by Web Push in a browser', { skip }, () => {
       // One notification per story, however many items it gains, and a push service
       // replaces rather than stacks (Topic; D311).
       assert.match(tag, /^story-\d+$/);
-      // (The Topic carries the story's id, its first stored item; the tag the pushed
-      // item's id, which differs when the story's newest item is pushed: reported.)
+      // The Topic carries the story's id (its first stored item) while the tag carries
+      // the pushed item's id, so the two differ when another item of the story is the one
+      // pushed (D311 names both after the story); only their shapes are checked here.
       assert.match(push.topic ?? '', /^s\d+$/);
       // The breaking story: one of the three Washington reports, with its publisher.
       const report = BREAKING.find(([, reported]) => reported === title);
