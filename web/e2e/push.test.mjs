@@ -50,7 +50,10 @@ async function until(what, check, timeoutMs = 30_000, everyMs = 200) {
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+    if (Date.now() > deadline) {
+      const why = typeof what === 'function' ? what() : what;
+      throw new Error(`timed out after ${timeoutMs} ms: ${why}`);
+    }
     await sleep(everyMs);
   }
 }
@@ -308,7 +311,18 @@ describe('Notifications by Web Push in a browser', { skip }, () => {
       await page
         .getByRole('status')
         .filter({ hasText: 'Notifications are on in this browser.' })
-        .waitFor();
+        .waitFor()
+        .catch(async (error) => {
+          const state = await page.evaluate(async () => {
+            const reg = await navigator.serviceWorker.getRegistration();
+            return {
+              calls: window.__pushCalls,
+              toggle: document.querySelector('.push-toggle')?.outerHTML,
+              worker: reg && [reg.installing?.state, reg.waiting?.state, reg.active?.state],
+            };
+          });
+          throw new Error(`${error.message}\nafter the click: ${JSON.stringify(state)}`);
+        });
       assert.deepEqual(await page.evaluate(() => ({ ...window.__pushCalls })), {
         requestPermission: 1,
         subscribe: 1,
@@ -387,16 +401,19 @@ describe('Notifications by Web Push in a browser', { skip }, () => {
       cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations: updated }) =>
         registrations.push(...updated),
       );
+      // What the worker went through, for the message when it shows nothing.
+      const workerLog = [];
+      cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) =>
+        workerLog.push(...versions.map((v) => `${v.versionId} ${v.runningStatus} ${v.status}`)),
+      );
+      cdp.on('ServiceWorker.workerErrorReported', ({ errorMessage }) =>
+        workerLog.push(`error: ${errorMessage.errorMessage} (${errorMessage.sourceURL})`),
+      );
       await cdp.send('ServiceWorker.enable');
       const { registrationId } = await until('the service worker registration over CDP', () =>
         registrations.find((r) => r.scopeURL === `${origin}/` && !r.isDeleted),
       );
-      await cdp.send('ServiceWorker.deliverPushMessage', {
-        origin,
-        registrationId,
-        data: push.text,
-      });
-      const shown = await until('the service worker shows the notification', () =>
+      const notifications = () =>
         page.evaluate(async () => {
           const reg = await navigator.serviceWorker.getRegistration();
           const all = await reg.getNotifications();
@@ -404,8 +421,24 @@ describe('Notifications by Web Push in a browser', { skip }, () => {
             all.length > 0 &&
             all.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }))
           );
-        }),
-      );
+        });
+      let shown = false;
+      for (let attempt = 1; !shown; attempt++) {
+        await cdp.send('ServiceWorker.deliverPushMessage', {
+          origin,
+          registrationId,
+          data: push.text,
+        });
+        shown = await until(
+          () => `the service worker shows the notification; the worker: ${workerLog.join('; ')}`,
+          notifications,
+          attempt < 3 ? 5_000 : 30_000,
+        ).catch((error) => {
+          if (attempt >= 3) throw error;
+          console.log(`delivery ${attempt} showed nothing; the worker: ${workerLog.join('; ')}`);
+          return false;
+        });
+      }
       assert.deepEqual(shown, [{ title, body, tag, data: { url } }]);
       await cdp.detach();
 
