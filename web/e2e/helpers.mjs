@@ -4,7 +4,15 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createInterface } from 'node:readline';
-import { createHash, randomBytes } from 'node:crypto';
+import {
+  createDecipheriv,
+  createECDH,
+  createHash,
+  createHmac,
+  createPublicKey,
+  randomBytes,
+  verify,
+} from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -127,6 +135,196 @@ export function loopbackOnThisDay() {
   return onThisDay;
 }
 
+const b64url = (bytes) => Buffer.from(bytes).toString('base64url');
+const fromB64url = (text) => Buffer.from(String(text).replace(/=+$/, ''), 'base64url');
+const hmac = (key, ...parts) => {
+  const mac = createHmac('sha256', key);
+  for (const part of parts) mac.update(part);
+  return mac.digest();
+};
+
+/**
+ * RFC 8292 §3: `Authorization: vapid t=<JWT>, k=<key>`. The JWT must be ES256, signed by
+ * k, for this push service's origin (aud), expire within 24 h and name its sender (sub,
+ * mailto: or https:). Returns k, or throws why not.
+ */
+export function checkVapid(header, origin) {
+  if (!header?.startsWith('vapid ')) throw new Error('Authorization is not vapid');
+  const fields = Object.fromEntries(
+    header
+      .slice('vapid '.length)
+      .split(',')
+      .map((part) => part.trim())
+      .map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)]),
+  );
+  const { t, k } = fields;
+  if (!t || !k) throw new Error('Authorization has no t= or no k=');
+  const key = fromB64url(k);
+  if (key.length !== 65 || key[0] !== 4) throw new Error('k is not an uncompressed P-256 key');
+  const publicKey = createPublicKey({
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      x: b64url(key.subarray(1, 33)),
+      y: b64url(key.subarray(33, 65)),
+    },
+    format: 'jwk',
+  });
+  const [head, claims, signature] = t.split('.');
+  if (!signature) throw new Error('the JWT has no signature');
+  const signed = verify(
+    'sha256',
+    Buffer.from(`${head}.${claims}`),
+    { key: publicKey, dsaEncoding: 'ieee-p1363' },
+    fromB64url(signature),
+  );
+  if (!signed) throw new Error('the JWT signature does not verify with k');
+  if (JSON.parse(fromB64url(head).toString()).alg !== 'ES256') throw new Error('not ES256');
+  const { aud, exp, sub } = JSON.parse(fromB64url(claims).toString());
+  if (aud !== origin) throw new Error(`the JWT's aud ${aud} is not ${origin}`);
+  const now = Date.now() / 1000;
+  if (!(exp > now && exp <= now + 24 * 3600))
+    throw new Error(`the JWT's exp ${exp} is out of range`);
+  if (!/^(mailto|https):/.test(sub ?? '')) throw new Error(`the JWT's sub ${sub} is no address`);
+  return k;
+}
+
+/**
+ * RFC 8291 §3.4 over RFC 8188 (aes128gcm, one record): ECDH of the browser's private key
+ * with the sender's key from the header, HKDF-SHA-256 with the auth secret, AES-128-GCM.
+ */
+export function decryptPush(browser, body) {
+  if (body.length < 21) throw new Error('the body is shorter than its header');
+  const salt = body.subarray(0, 16);
+  const recordSize = body.readUInt32BE(16);
+  const idLength = body[20];
+  if (idLength !== 65) throw new Error('the key id is not a P-256 public key');
+  const senderKey = body.subarray(21, 21 + idLength);
+  const record = body.subarray(21 + idLength);
+  if (record.length < 17) throw new Error('the record is shorter than its tag');
+  if (record.length > recordSize) throw new Error('more than one record');
+  const shared = browser.ecdh.computeSecret(senderKey);
+  const prkKey = hmac(browser.auth, shared);
+  const ikm = hmac(
+    prkKey,
+    Buffer.from('WebPush: info\0'),
+    browser.ecdh.getPublicKey(),
+    senderKey,
+    Buffer.from([1]),
+  );
+  const prk = hmac(salt, ikm);
+  const cek = hmac(prk, Buffer.from('Content-Encoding: aes128gcm\0'), Buffer.from([1]));
+  const nonce = hmac(prk, Buffer.from('Content-Encoding: nonce\0'), Buffer.from([1]));
+  const decipher = createDecipheriv('aes-128-gcm', cek.subarray(0, 16), nonce.subarray(0, 12));
+  decipher.setAuthTag(record.subarray(record.length - 16));
+  const plain = Buffer.concat([
+    decipher.update(record.subarray(0, record.length - 16)),
+    decipher.final(),
+  ]);
+  // The last record ends with the delimiter 2, then any zero padding.
+  let end = plain.length - 1;
+  while (end >= 0 && plain[end] === 0) end--;
+  if (end < 0 || plain[end] !== 2) throw new Error("the last record's delimiter is not 2");
+  return plain.subarray(0, end);
+}
+
+/**
+ * A loopback Web Push service (RFC 8030) speaking the real protocol, in Node like
+ * `fake_providers::push` is in Rust: `POST /push/{id}` with `TTL`, `Content-Encoding:
+ * aes128gcm` and `Authorization: vapid t=…, k=…`; it checks the VAPID JWT, that k is the
+ * key the browser subscribed with (RFC 8292 §4.2, else 403), decrypts the body with the
+ * subscription's private key and auth secret and answers 201, keeping the plaintext.
+ * A subscription the browser gave up answers 410 Gone, as a real push service does.
+ *
+ * `subscription()` plays the browser's push service at subscribe time: it makes the P-256
+ * key pair and auth secret (the private key stays here) and returns what
+ * `PushSubscription.toJSON()` would, plus its id.
+ */
+export function loopbackPushService() {
+  const browsers = new Map();
+  const received = [];
+  const refused = [];
+  const requests = [];
+  let origin = '';
+  let next = 1;
+  const server = createHttpServer((req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      const match = /^\/push\/(\d+)$/.exec(req.url ?? '');
+      const id = match ? Number(match[1]) : 0;
+      const browser = browsers.get(id);
+      requests.push({ id, at: Date.now() });
+      const answer = (status, why) => {
+        if (why) refused.push({ id, status, why });
+        res.writeHead(status);
+        res.end();
+      };
+      if (req.method !== 'POST' || !browser) return answer(404);
+      if (browser.gone) return answer(410);
+      try {
+        const ttl = Number(req.headers.ttl);
+        if (req.headers.ttl === undefined || !Number.isInteger(ttl) || ttl < 0)
+          throw new Error('no TTL header');
+        if (req.headers['content-encoding'] !== 'aes128gcm')
+          throw new Error('Content-Encoding is not aes128gcm');
+        const vapidKey = checkVapid(req.headers.authorization, origin);
+        if (browser.applicationServerKey && vapidKey !== browser.applicationServerKey)
+          return answer(403, 'k is not the key the browser subscribed with');
+        const text = decryptPush(browser, Buffer.concat(chunks)).toString('utf8');
+        received.push({
+          id,
+          text,
+          payload: JSON.parse(text),
+          ttl,
+          topic: req.headers.topic ?? null,
+          urgency: req.headers.urgency ?? null,
+          vapidKey,
+          at: Date.now(),
+        });
+        return answer(201);
+      } catch (error) {
+        return answer(400, String(error.message ?? error));
+      }
+    });
+  });
+  server.unref();
+  return new Promise((resolveService) => {
+    server.listen(0, '127.0.0.1', () => {
+      origin = `http://127.0.0.1:${server.address().port}`;
+      resolveService({
+        origin,
+        subscription() {
+          const ecdh = createECDH('prime256v1');
+          ecdh.generateKeys();
+          const id = next++;
+          const browser = { ecdh, auth: randomBytes(16), applicationServerKey: null, gone: false };
+          browsers.set(id, browser);
+          return {
+            id,
+            endpoint: `${origin}/push/${id}`,
+            keys: { p256dh: b64url(ecdh.getPublicKey()), auth: b64url(browser.auth) },
+          };
+        },
+        /** The browser subscribed with this VAPID key (base64url). */
+        subscribed(id, applicationServerKey) {
+          const browser = browsers.get(id);
+          browser.applicationServerKey = applicationServerKey;
+          browser.gone = false;
+        },
+        /** The browser unsubscribed: pushes to it answer 410 from now on. */
+        unsubscribed(id) {
+          browsers.get(id).gone = true;
+        },
+        received: (id) => received.filter((r) => r.id === id),
+        refused: () => [...refused],
+        requests: (id) => requests.filter((r) => r.id === id),
+        stop: () => new Promise((r) => server.close(r)),
+      });
+    });
+  });
+}
+
 /** A loopback upstream that takes every request and never answers (a hung provider). */
 export function hangingUpstream() {
   return new Promise((resolveUrl) => {
@@ -139,12 +337,20 @@ export function hangingUpstream() {
 /**
  * Starts `localwire serve` (with `demo: true`, `serve --demo`: the built-in demo corpus is
  * ingested before it listens; `alerts: true`: the loopback NWS and GeoMet answer the
- * fixtures' alerts; `args` are more flags) and waits for GET /healthz to answer 200 (at most
- * 60 s).
+ * fixtures' alerts; `args` are more flags, `env` more environment; `prepare(dataDir)` runs
+ * before the server starts, e.g. `localwire import-opml`) and waits for GET /healthz to
+ * answer 200 (at most 60 s).
  */
-export async function startServer({ demo = false, alerts = false, args: extraArgs = [] } = {}) {
+export async function startServer({
+  demo = false,
+  alerts = false,
+  args: extraArgs = [],
+  env = {},
+  prepare,
+} = {}) {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'localwire-e2e-'));
+  if (prepare) await prepare(dataDir);
   const output = [];
   const args = [
     'serve',
@@ -166,7 +372,7 @@ export async function startServer({ demo = false, alerts = false, args: extraArg
   }
   args.push(...extraArgs);
   const child = spawn(binary, args, {
-    env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn' },
+    env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn', ...env },
   });
   child.stdout.on('data', (chunk) => output.push(chunk));
   child.stderr.on('data', (chunk) => output.push(chunk));
