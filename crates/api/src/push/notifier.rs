@@ -84,7 +84,10 @@ fn cut(text: &str, max: usize) -> String {
     out
 }
 
-pub fn single_payload(lang: Locale, row: &NewsRow) -> Payload {
+/// The push for one story: `row` is the story's item in the reader's language; the tag names
+/// the story (as the Topic header does), so a later item of the same story replaces it on the
+/// device instead of stacking beside it (D311).
+pub fn single_payload(lang: Locale, story: NewsId, row: &NewsRow) -> Payload {
     let body = if row.summary.trim().is_empty() {
         row.media_name.clone()
     } else {
@@ -94,7 +97,7 @@ pub fn single_payload(lang: Locale, row: &NewsRow) -> Payload {
         title: cut(&row.title, 120),
         body,
         url: article_path(lang, row.news_id),
-        tag: format!("story-{}", row.news_id.0),
+        tag: format!("story-{}", story.0),
     }
 }
 
@@ -390,7 +393,7 @@ impl Notifier {
                 if !claimed.contains(&r.user) {
                     continue;
                 }
-                let payload = single_payload(r.lang, row);
+                let payload = single_payload(r.lang, story.news_id, row);
                 jobs.push(Job {
                     user: r.user,
                     subs: r.subs.clone(),
@@ -535,12 +538,14 @@ mod tests {
             media_name: "City Paper".into(),
             ..NewsRow::default()
         };
-        let p = single_payload(Locale::Es, &row);
+        // Item 42 of the story that began with item 40: the article opened is the item's,
+        // the tag the story's.
+        let p = single_payload(Locale::Es, NewsId(40), &row);
         assert_eq!(p.url, "/es/article/42");
-        assert_eq!(p.tag, "story-42");
+        assert_eq!(p.tag, "story-40");
         assert_eq!(p.title, "Bridge closed");
         assert_eq!(p.body, "City Paper · The bridge is closed for repairs.");
-        assert_eq!(single_payload(Locale::En, &row).url, "/article/42");
+        assert_eq!(single_payload(Locale::En, NewsId(42), &row).url, "/article/42");
         let d = digest_payload(Locale::Fr, &[&row, &row], 86_400_000 * 3);
         assert_eq!(d.tag, "digest-3");
         assert!(d.body.contains("• Bridge closed"));
