@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { envelope, guestUser, type Handler } from '../../test/fakeServer';
 import { installIntersectionObserver } from '../../test/intersection';
+import { feedPage, ledger, newsItem } from '../../test/newsFixtures';
 import { renderApp } from '../../test/renderApp';
 import { lastReportedPermission } from './report';
 
@@ -230,6 +231,74 @@ describe('/local: a guest turns notifications on for their city', () => {
     const sub = posts(server, '/api/user/push/subscribe')[0];
     expect(sub.headers.token).toBe('tok-guest');
     expect(sub.body).toMatchObject({ city_id: 4140963 });
+  });
+
+  it('d313_a_guest_sets_the_budget_below_the_switch_once_notifications_are_on', async () => {
+    installBrowserPush('granted');
+    const { server } = renderApp('/local', {
+      routes: {
+        'GET /api/push/key': () => envelope({ public_key: 'BPzAAA' }),
+        'POST /api/user/push/subscribe': () => envelope({ subscribed: true }),
+        'POST /api/user/push/settings': () => envelope({ ...defaults, subscriptions: 1 }),
+        'POST /api/user/push/settings/update': (req) => envelope(req.body),
+      },
+    });
+    const summary = 'Notification settings: how many a day, quiet hours, a daily digest';
+    await screen.findByRole('button', { name: 'Turn on notifications' });
+    // Off in this browser: nothing to set yet.
+    expect(screen.queryByText(summary)).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Turn on notifications' }));
+    await userEvent.click(await screen.findByText(summary));
+    const budget = await screen.findByRole('spinbutton', { name: 'At most per day' });
+    await userEvent.clear(budget);
+    await userEvent.type(budget, '1');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved.')).toBeInTheDocument();
+    const update = posts(server, '/api/user/push/settings/update')[0];
+    expect(update.headers.token).toBe('tok-guest');
+    expect(update.body).toMatchObject({ daily_budget: 1 });
+  });
+});
+
+describe('a publisher page: notifications from this publisher (D311 media_off)', () => {
+  const page = (settings: object) =>
+    renderApp('/media/7', {
+      routes: {
+        'GET /api/news/feed': () =>
+          envelope(
+            feedPage([newsItem(1, { title: 'Council approves the budget' })], '', {
+              media: ledger,
+            }),
+          ),
+        'POST /api/user/media/followList': () => envelope({ list: [] }),
+        'POST /api/user/media/blockList': () => envelope({ list: [], token: '' }),
+        'POST /api/user/push/settings': () => envelope({ ...defaults, ...settings }),
+        'POST /api/user/push/settings/update': (req) => envelope(req.body),
+      },
+    });
+
+  it('d311_a_reader_with_notifications_switches_one_publisher_off_and_on_again', async () => {
+    const { server } = page({ subscriptions: 1, media_off: [12] });
+    const name = 'Notifications from The Capitol Ledger';
+    const button = await screen.findByRole('button', { name, pressed: true });
+    await userEvent.click(button);
+    expect(await screen.findByRole('button', { name, pressed: false })).toBeInTheDocument();
+    expect(posts(server, '/api/user/push/settings/update')[0].body).toMatchObject({
+      media_off: [12, 7],
+    });
+    await userEvent.click(screen.getByRole('button', { name, pressed: false }));
+    expect(await screen.findByRole('button', { name, pressed: true })).toBeInTheDocument();
+    expect(posts(server, '/api/user/push/settings/update')[1].body).toMatchObject({
+      media_off: [12],
+    });
+  });
+
+  it('d311_offers_no_switch_to_a_reader_without_notifications', async () => {
+    page({ subscriptions: 0 });
+    await screen.findByRole('button', { name: 'Block publisher' });
+    expect(
+      screen.queryByRole('button', { name: 'Notifications from The Capitol Ledger' }),
+    ).not.toBeInTheDocument();
   });
 });
 

@@ -9,7 +9,7 @@ import {
   useAfterFirstPaint,
   useReader,
 } from '../../features/news';
-import { NotificationsToggle } from '../../features/notifications';
+import { NotificationSettingsDetails, NotificationsToggle } from '../../features/notifications';
 import { localSectionCity, openCityPicker } from '../../features/user';
 import { leadsWithFirst } from '../../shared/screens';
 
@@ -38,7 +38,12 @@ export default function Local() {
         <ScopeNote context={context} city={city} />
         <NewsFeed query={feed} leadFirst={leadsWithFirst('local')} empty={<NoStories />} />
       </FeedSection>
-      {later && <NotificationsToggle />}
+      {later && (
+        <>
+          <NotificationsToggle />
+          <NotificationSettingsDetails />
+        </>
+      )}
     </Screen>
   );
 }

@@ -60,6 +60,58 @@ export function NotificationsToggle() {
   );
 }
 
+/**
+ * Below the switch where guests turn notifications on (/local): once they are on in this
+ * browser, the budget form too, folded, so a guest can set quiet hours and a digest without
+ * an account (the /user screens need one, D8).
+ */
+export function NotificationSettingsDetails() {
+  const { t } = useTranslation();
+  const state = useBrowserState();
+  if (state.data !== 'on') return null;
+  return (
+    <details className="push-settings-details">
+      <summary>{t('Push_SettingsSummary')}</summary>
+      <NotificationSettingsForm />
+    </details>
+  );
+}
+
+/**
+ * On a publisher's page, for a reader who gets notifications: whether this publisher's
+ * stories may be pushed to them (the settings' `media_off`, D311). A pressed button, so the
+ * name stays the same and the state is read out.
+ */
+export function PublisherPushSwitch({ mediaId, name }: { mediaId: number; name: string }) {
+  const { t } = useTranslation();
+  const settings = useSettings();
+  const save = useSaveSettings();
+  const errorText = useErrorText(save.error);
+  const doc = settings.data;
+  if (!doc || !doc.enabled || !(doc.subscriptions ?? 0)) return null;
+  const list = doc.media_off ?? [];
+  const off = list.includes(mediaId);
+  const toggle = () =>
+    save.mutate({
+      ...doc,
+      media_off: off ? list.filter((id) => id !== mediaId) : [...list, mediaId],
+    });
+  return (
+    <span className="push-publisher">
+      <button
+        type="button"
+        className="button"
+        aria-pressed={!off}
+        disabled={save.isPending}
+        onClick={toggle}
+      >
+        {t('Push_PublisherSwitch', { name })}
+      </button>
+      {save.isError && <span role="alert">{errorText}</span>}
+    </span>
+  );
+}
+
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
 /** The budget, quiet hours, digest and switched-off publishers and topics. */

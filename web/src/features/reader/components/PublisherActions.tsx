@@ -5,6 +5,7 @@ import { useRouteHandle } from '../../../app/context';
 import { localizePath } from '../../../lib/locale';
 import type { MediaSource } from '../../news';
 import { useBlock, useBlockedPublisher, useFollow, useFollowList, useUnblock } from '../hooks';
+import { PublisherPushSwitch } from '../../notifications';
 import { ConfirmAction } from './Confirm';
 
 /** Follow / Following: the reader's follow list says which, so it is shown once known. */
@@ -97,6 +98,7 @@ export function PublisherActions({ media }: { media: MediaSource }) {
           <span data-focus="block">
             <BlockButton media={media} />
           </span>
+          <PublisherPushSwitch mediaId={media.media_id} name={media.name} />
         </>
       )}
     </div>
