@@ -8,6 +8,7 @@
 # Target: /api/weather at >= 50% of nginx's req/s (wrk -t2 -c64, Accept-Encoding: identity).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/beside_nginx.sh
 : "${CARGO_TARGET_DIR:=$PWD/target}"
 BIN="${LOCALWIRE_BIN:-$CARGO_TARGET_DIR/release/localwire}"
 DURATION="${BENCH_DURATION:-10s}"
@@ -43,39 +44,4 @@ for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT_FEED/v1/forecast" >/dev/
 APP_PID=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT_APP/healthz" >/dev/null && break; sleep 0.1; done
 
-URL_PATH="/api/weather?city_id=4140963&unit=F"
-mkdir -p "$WORK/www"
-for _ in $(seq 20); do
-  curl -sf -H 'Accept-Encoding: identity' "http://127.0.0.1:$PORT_APP$URL_PATH" >"$WORK/www/weather.json" && break
-  sleep 0.2
-done
-[ -s "$WORK/www/weather.json" ] || { echo "no answer from /api/weather" >&2; cat "$WORK/app.log" >&2; exit 1; }
-cat >"$WORK/nginx.conf" <<NGINX
-worker_processes auto;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
-daemon on;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile on;
-  keepalive_requests 100000;
-  server {
-    listen 127.0.0.1:$PORT_NGINX;
-    root $WORK/www;
-    location = /api/weather { default_type application/json; try_files /weather.json =404; }
-  }
-}
-NGINX
-nginx -c "$WORK/nginx.conf" -p "$WORK"
-sleep 0.3
-
-echo "cores: $(nproc); answer: $(wc -c <"$WORK/www/weather.json") bytes; load: $(cut -d' ' -f1-3 /proc/loadavg)"
-wrk -t$THREADS -c$CONNS -d"$DURATION" --latency -H 'Accept-Encoding: identity' \
-  "http://127.0.0.1:$PORT_NGINX$URL_PATH" >"$OUT/weather-nginx.txt"
-wrk -t$THREADS -c$CONNS -d"$DURATION" --latency -H 'Accept-Encoding: identity' \
-  "http://127.0.0.1:$PORT_APP$URL_PATH" >"$OUT/weather-app.txt"
-for f in nginx app; do
-  printf '%s: ' "$f"; grep -E 'Requests/sec' "$OUT/weather-$f.txt"; grep -E ' 99%' "$OUT/weather-$f.txt"
-done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+beside_nginx weather "/api/weather?city_id=4140963&unit=F"

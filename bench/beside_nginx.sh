@@ -1,0 +1,46 @@
+# Sourced by bench scripts that compare one kept API answer with nginx serving the same
+# bytes as a static file, in the same run (bench/weather.sh, bench/history.sh).
+#
+#   beside_nginx NAME URL_PATH
+#
+# Needs WORK (a scratch folder, cleaned by the caller's trap, which also kills
+# $WORK/nginx.pid), APP_PID's server on PORT_APP, PORT_NGINX, THREADS, CONNS, DURATION, OUT.
+# Writes $OUT/NAME-nginx.txt and $OUT/NAME-app.txt and prints req/s and p99 of each.
+beside_nginx() {
+  local name=$1 url_path=$2 api_path=${2%%\?*}
+  mkdir -p "$WORK/www"
+  for _ in $(seq 20); do
+    curl -sf -H 'Accept-Encoding: identity' "http://127.0.0.1:$PORT_APP$url_path" >"$WORK/www/$name.json" && break
+    sleep 0.2
+  done
+  [ -s "$WORK/www/$name.json" ] || { echo "no answer from $api_path" >&2; cat "$WORK/app.log" >&2; exit 1; }
+  cat >"$WORK/nginx.conf" <<NGINX
+worker_processes auto;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+daemon on;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  keepalive_requests 100000;
+  server {
+    listen 127.0.0.1:$PORT_NGINX;
+    root $WORK/www;
+    location = $api_path { default_type application/json; try_files /$name.json =404; }
+  }
+}
+NGINX
+  nginx -c "$WORK/nginx.conf" -p "$WORK"
+  sleep 0.3
+
+  echo "cores: $(nproc); answer: $(wc -c <"$WORK/www/$name.json") bytes; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -H 'Accept-Encoding: identity' \
+    "http://127.0.0.1:$PORT_NGINX$url_path" >"$OUT/$name-nginx.txt"
+  wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -H 'Accept-Encoding: identity' \
+    "http://127.0.0.1:$PORT_APP$url_path" >"$OUT/$name-app.txt"
+  for f in nginx app; do
+    printf '%s: ' "$f"; grep -E 'Requests/sec' "$OUT/$name-$f.txt"; grep -E ' 99%' "$OUT/$name-$f.txt"
+  done
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
