@@ -115,6 +115,11 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(report::report))
         .routes(routes!(operator::usage))
         .routes(routes!(operator::usage_export))
+        .routes(routes!(operator::feeds::list))
+        .routes(routes!(operator::feeds::add))
+        .routes(routes!(operator::feeds::pause))
+        .routes(routes!(operator::feeds::remove))
+        .routes(routes!(operator::feeds::import_opml))
 }
 
 static OPENAPI_JSON: LazyLock<String> = LazyLock::new(|| {

@@ -25,7 +25,7 @@ pub use crate::signed::SignedHeaders;
         (name = "weather", description = "The forecast for a city (public, cacheable; Open-Meteo data)"),
         (name = "notifications", description = "Web Push: this server's key, subscriptions, the reader's notification budget and what was sent (guests too)"),
         (name = "report", description = "Usage and page-view reports (unsigned so a beacon can send them; rate limited per address)"),
-        (name = "admin", description = "The operator's views: usage and its export (accounts listed in --admin-emails)"))
+        (name = "admin", description = "The operator's views: usage and its export, the feeds (accounts listed in --admin-emails)"))
 )]
 pub struct ApiDoc;
 

@@ -21,7 +21,7 @@ pub struct DeviceBase {
 }
 
 /// A verified non-GET call: its device, its optional token and its parsed body.
-pub struct Signed<T> {
+pub struct Signed<T, const BODY_LIMIT: usize = 0> {
     pub device: DeviceBase,
     pub token: Option<String>,
     pub body: T,
@@ -178,12 +178,17 @@ fn strip_position(e: &serde_json::Error) -> String {
     }
 }
 
-impl<T: DeserializeOwned + Send> FromRequest<AppState> for Signed<T> {
+impl<T: DeserializeOwned + Send, const BODY_LIMIT: usize> FromRequest<AppState> for Signed<T, BODY_LIMIT> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
         let (parts, body) = req.into_parts();
-        let limit = state.config.body_limit;
+        // A call that takes larger bodies (an OPML file) names its own limit.
+        let limit = if BODY_LIMIT == 0 {
+            state.config.body_limit
+        } else {
+            BODY_LIMIT
+        };
         let declared = parts
             .headers
             .get(axum::http::header::CONTENT_LENGTH)

@@ -64,6 +64,9 @@ pub struct ApiConfig {
     pub report: crate::report::config::ReportConfig,
     /// Emails of the operators, lower case (`--admin-emails`, D335).
     pub admin_emails: Vec<String>,
+    /// How the operator's add-a-feed call may read a feed to learn its title: the feed
+    /// fetcher's own policy (SSRF guard; `LOCALWIRE_ALLOW_PRIVATE_FEEDS`, D336).
+    pub feed_fetch: ingest::fetch::FetchPolicy,
 }
 
 impl Default for ApiConfig {
@@ -85,6 +88,7 @@ impl Default for ApiConfig {
             push: Default::default(),
             report: Default::default(),
             admin_emails: Vec::new(),
+            feed_fetch: ingest::fetch::FetchPolicy::default(),
         }
     }
 }

@@ -1,6 +1,7 @@
-//! The operator's usage calls (issue 21, D335) through the real router, on SQLite and
-//! PostgreSQL: operators only (a guest or another account gets 403), the usage of a range,
-//! the NDJSON export, and ranges a person can fix.
+//! The operator's calls (issue 21) through the real router, on SQLite and PostgreSQL:
+//! operators only (a guest or another account gets 403), the usage of a range, the NDJSON
+//! export, and ranges a person can fix (D335); the feeds: list, add, pause, remove and OPML
+//! import (D336), against a loopback feed server.
 
 mod support;
 
@@ -135,6 +136,259 @@ async fn d335_usage_of_a_range_and_its_export(app: &TestApp) {
     assert_eq!(lines[0]["property"]["os"], 5);
 }
 
+const RSS: &str = r#"<?xml version="1.0"?><rss version="2.0"><channel><title>The Capital Ledger</title>
+<link>https://ledger.example/</link><item><title>Council votes</title><link>https://ledger.example/1</link>
+<guid>1</guid><pubDate>Tue, 24 Nov 2026 10:00:00 GMT</pubDate></item></channel></rss>"#;
+
+/// A loopback web server with one feed at /feed.xml and nothing else.
+async fn feed_server() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = axum::Router::new().route(
+        "/feed.xml",
+        axum::routing::get(|| async { ([("content-type", "application/rss+xml")], RSS) }),
+    );
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{addr}")
+}
+
+async fn d336_feeds_are_listed_paused_resumed_and_removed_by_operators_only(app: &TestApp) {
+    let (_, guest) = app.guest("dev-guest").await;
+    for (path, body) in [
+        ("/admin/feeds", json!({})),
+        ("/admin/feeds/pause", json!({"feed_id": 1, "paused": true})),
+        ("/admin/feeds/remove", json!({"feed_id": 1})),
+        ("/admin/feeds/add", json!({"url": "https://ledger.example/feed.xml"})),
+        ("/admin/feeds/importOpml", json!({"opml": "<opml/>"})),
+    ] {
+        let (status, _) = app.call("dev-guest", path, Some(&guest), body).await;
+        assert_eq!(status, 403, "{path} is for operators");
+    }
+    let publisher = ingest::publishers::to_store(&ingest::publishers::PublisherInput {
+        feed_url: "https://ledger.example/feed.xml".into(),
+        name: "The Ledger".into(),
+        location: ingest::publishers::Location {
+            country: "US".into(),
+            state: "DC".into(),
+            city: "Washington".into(),
+        },
+        ..Default::default()
+    })
+    .unwrap();
+    app.store
+        .import_publishers(&[publisher], support::now_ms())
+        .await
+        .unwrap();
+    let op = account(app, "dev-op", OPERATOR).await;
+    let (status, body) = app.call("dev-op", "/admin/feeds", Some(&op), json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    let row = &body["data"]["list"][0];
+    assert_eq!(
+        (
+            row["publisher"].as_str(),
+            row["url"].as_str(),
+            row["lang"].as_str(),
+            row["paused"].as_bool()
+        ),
+        (
+            Some("The Ledger"),
+            Some("https://ledger.example/feed.xml"),
+            Some("en"),
+            Some(false)
+        )
+    );
+    assert_eq!(
+        (row["last_fetch"].clone(), row["items"].as_i64()),
+        (Value::Null, Some(0)),
+        "never fetched yet"
+    );
+    let id = row["feed_id"].as_i64().unwrap();
+
+    let (status, body) = app
+        .call(
+            "dev-op",
+            "/admin/feeds/pause",
+            Some(&op),
+            json!({"feed_id": id, "paused": true}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["data"]["feed"]["paused"].as_bool()),
+        (200, Some(true)),
+        "{body}"
+    );
+    let (_, body) = app.call("dev-op", "/admin/feeds", Some(&op), json!({})).await;
+    assert_eq!(body["data"]["list"][0]["paused"], true, "kept paused");
+    let (status, body) = app
+        .call(
+            "dev-op",
+            "/admin/feeds/pause",
+            Some(&op),
+            json!({"feed_id": id, "paused": false}),
+        )
+        .await;
+    assert_eq!(body["data"]["feed"]["paused"], false, "{status} {body}");
+    assert!(
+        body["data"]["feed"]["next_due"].as_i64().unwrap() <= support::now_ms(),
+        "a resumed feed is due at once"
+    );
+    let (status, body) = app
+        .call(
+            "dev-op",
+            "/admin/feeds/pause",
+            Some(&op),
+            json!({"feed_id": 99_999, "paused": true}),
+        )
+        .await;
+    assert_eq!((status, body["code"].as_i64()), (404, Some(404)));
+    let (status, body) = app
+        .call("dev-op", "/admin/feeds/pause", Some(&op), json!({"feed_id": "one"}))
+        .await;
+    assert_eq!(status, 400);
+    assert!(body["message"].as_str().unwrap().contains("feed_id"), "{body}");
+
+    let (status, body) = app
+        .call("dev-op", "/admin/feeds/remove", Some(&op), json!({"feed_id": id}))
+        .await;
+    assert_eq!((status, body["data"]["removed"].as_bool()), (200, Some(true)));
+    let (status, _) = app
+        .call("dev-op", "/admin/feeds/remove", Some(&op), json!({"feed_id": id}))
+        .await;
+    assert_eq!(status, 404, "removed once");
+    let (_, body) = app.call("dev-op", "/admin/feeds", Some(&op), json!({})).await;
+    assert_eq!(body["data"]["list"], json!([]));
+}
+
+async fn d336_a_feed_is_added_once_it_has_been_read(app: &TestApp) {
+    let origin = feed_server().await;
+    let op = account(app, "dev-op", OPERATOR).await;
+    let add = |body: Value| async { app.call("dev-op", "/admin/feeds/add", Some(&op), body).await };
+    let url = format!("{origin}/feed.xml");
+    let (status, body) =
+        add(json!({"url": url, "country": "US", "state": "DC", "city": "Washington", "lang": "en"})).await;
+    assert_eq!(status, 200, "{body}");
+    let feed = &body["data"]["feed"];
+    assert_eq!(
+        (
+            feed["publisher"].as_str(),
+            feed["url"].as_str(),
+            feed["paused"].as_bool()
+        ),
+        (Some("The Capital Ledger"), Some(url.as_str()), Some(false)),
+        "no name given: the feed's own title"
+    );
+    let (status, body) = add(json!({"url": url})).await;
+    assert_eq!(status, 400);
+    assert!(
+        body["message"].as_str().unwrap().contains("already registered"),
+        "{body}"
+    );
+
+    let message = |body: &Value| body["message"].as_str().unwrap_or_default().to_string();
+    let (status, body) = add(json!({"url": "file:///etc/passwd"})).await;
+    assert_eq!(status, 400);
+    assert!(
+        message(&body).starts_with("Field `url`: the http or https address"),
+        "{body}"
+    );
+    let (status, body) = add(json!({"url": "not a url"})).await;
+    assert_eq!((status, message(&body).contains("Field `url`")), (400, true));
+    let (status, body) = add(json!({"url": format!("{origin}/missing.xml")})).await;
+    assert_eq!(status, 400);
+    assert!(message(&body).starts_with("The feed could not be read"), "{body}");
+    let (status, body) =
+        add(json!({"url": format!("{origin}/feed.xml?b"), "name": "Qqxville Daily", "city": "Qqxville"})).await;
+    assert_eq!(status, 400);
+    assert!(message(&body).contains("\"Qqxville\" not found in US"), "{body}");
+    let (status, body) = add(json!({"url": format!("{origin}/feed.xml?c"), "name": "Le Devoir", "lang": "de"})).await;
+    assert_eq!(status, 400);
+    assert!(message(&body).contains("unsupported language"), "{body}");
+    let (_, body) = app.call("dev-op", "/admin/feeds", Some(&op), json!({})).await;
+    assert_eq!(
+        body["data"]["list"].as_array().unwrap().len(),
+        1,
+        "nothing bad was kept"
+    );
+}
+
+async fn d336_opml_import_reports_what_it_added_and_skipped(app: &TestApp) {
+    let op = account(app, "dev-op", OPERATOR).await;
+    let op = op.as_str();
+    let import = |opml: String| async move {
+        let s = support::signing(&support::base_for("dev-op", "en", "US"), "/admin/feeds/importOpml");
+        app.call_with(
+            &s,
+            "/admin/feeds/importOpml",
+            Some(op),
+            json!({"opml": opml}).to_string(),
+        )
+        .await
+    };
+    let opml = &format!(
+        r#"<?xml version="1.0"?><opml version="2.0" xmlns:localwire="{NS}"><head><title>DC</title></head><body>
+<outline text="The Ledger" xmlUrl="https://ledger.example/feed.xml" localwire:country="US" localwire:state="DC" localwire:city="Washington"/>
+<outline text="Ottawa Star" xmlUrl="https://star.example/rss" localwire:country="CA" localwire:state="ON" localwire:city="Ottawa" localwire:lang="en"/>
+<outline text="Local file" xmlUrl="file:///srv/feed.xml"/>
+<outline text="No address"/>
+</body></opml>"#,
+        NS = ingest::opml::NAMESPACE
+    );
+    let (status, body) = import(opml.clone()).await;
+    assert_eq!(status, 200, "{body}");
+    let data = &body["data"];
+    assert_eq!(
+        (data["media_added"].as_i64(), data["feeds_added"].as_i64()),
+        (Some(2), Some(2))
+    );
+    let skipped = data["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 2, "{skipped:?}");
+    assert!(
+        skipped
+            .iter()
+            .any(|s| s["url"] == "file:///srv/feed.xml" && s["why"].as_str().unwrap().contains("only http and https"))
+    );
+    assert!(
+        skipped
+            .iter()
+            .any(|s| s["url"].as_str().unwrap().contains("No address"))
+    );
+
+    let (_, again) = import(opml.clone()).await;
+    assert_eq!(again["data"]["feeds_added"], 0);
+    assert!(
+        again["data"]["skipped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["why"] == "the feed is already registered")
+    );
+
+    let (status, body) = import("<html>not opml</html>".into()).await;
+    assert_eq!(status, 400);
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("The file is not an OPML list we can read"),
+        "{body}"
+    );
+    let bad_city = format!(
+        r#"<opml version="2.0" xmlns:lw="{}"><body><outline text="Nowhere News" xmlUrl="https://nowhere.example/rss" lw:city="Qqxville"/></body></opml>"#,
+        ingest::opml::NAMESPACE
+    );
+    let (status, body) = import(bad_city).await;
+    assert_eq!(status, 400);
+    assert!(
+        body["message"].as_str().unwrap().starts_with("nothing was imported"),
+        "{body}"
+    );
+    let huge = format!("<opml><body>{}</body></opml>", "<!-- padding -->".repeat(70_000));
+    let (status, _) = import(huge).await;
+    assert_eq!(status, 413, "larger than 1 MB");
+    let (_, body) = app.call("dev-op", "/admin/feeds", Some(op), json!({})).await;
+    assert_eq!(body["data"]["list"].as_array().unwrap().len(), 2);
+}
+
 mod sqlite {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn d335_only_operators_see_usage() {
@@ -145,6 +399,21 @@ mod sqlite {
     async fn d335_usage_of_a_range_and_its_export() {
         let app = super::start(crate::support::sqlite_store().await.unwrap()).await;
         super::d335_usage_of_a_range_and_its_export(&app).await;
+    }
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn d336_feeds_are_listed_paused_resumed_and_removed_by_operators_only() {
+        let app = super::start(crate::support::sqlite_store().await.unwrap()).await;
+        super::d336_feeds_are_listed_paused_resumed_and_removed_by_operators_only(&app).await;
+    }
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn d336_a_feed_is_added_once_it_has_been_read() {
+        let app = super::start(crate::support::sqlite_store().await.unwrap()).await;
+        super::d336_a_feed_is_added_once_it_has_been_read(&app).await;
+    }
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn d336_opml_import_reports_what_it_added_and_skipped() {
+        let app = super::start(crate::support::sqlite_store().await.unwrap()).await;
+        super::d336_opml_import_reports_what_it_added_and_skipped(&app).await;
     }
 }
 
@@ -163,10 +432,32 @@ mod postgres {
         };
         super::d335_usage_of_a_range_and_its_export(&super::start(store).await).await;
     }
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn d336_feeds_are_listed_paused_resumed_and_removed_by_operators_only() {
+        let Some(store) = crate::support::postgres_store().await else {
+            return;
+        };
+        super::d336_feeds_are_listed_paused_resumed_and_removed_by_operators_only(&super::start(store).await).await;
+    }
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn d336_a_feed_is_added_once_it_has_been_read() {
+        let Some(store) = crate::support::postgres_store().await else {
+            return;
+        };
+        super::d336_a_feed_is_added_once_it_has_been_read(&super::start(store).await).await;
+    }
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn d336_opml_import_reports_what_it_added_and_skipped() {
+        let Some(store) = crate::support::postgres_store().await else {
+            return;
+        };
+        super::d336_opml_import_reports_what_it_added_and_skipped(&super::start(store).await).await;
+    }
 }
 
 async fn start(store: std::sync::Arc<dyn store::Store>) -> TestApp {
     let mut config = support::config();
     config.admin_emails = vec![OPERATOR.to_ascii_lowercase()];
+    config.feed_fetch.allow_private = true; // the loopback feed server
     support::start(store, config).await
 }

@@ -4,6 +4,7 @@
 //! `parse` turns RSS 0.9x/1.0/2.0, Atom and JSON Feed into [`parse::RawItem`]s;
 //! `clean` sanitises and normalises them into what the store keeps.
 
+pub mod adding;
 pub mod categorize;
 pub mod clean;
 pub mod cluster;

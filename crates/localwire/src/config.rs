@@ -430,6 +430,10 @@ impl ServeArgs {
                 .map(|e| e.trim().to_ascii_lowercase())
                 .filter(|e| !e.is_empty())
                 .collect(),
+            feed_fetch: ingest::fetch::FetchPolicy {
+                allow_private: ingest::fetch::allow_private_from_env(),
+                ..Default::default()
+            },
             ..api::ApiConfig::default()
         })
     }

@@ -5,11 +5,12 @@ use crate::config::{
     ExportOpmlArgs, FeedAddArgs, FeedListArgs, FeedRemoveArgs, ImportOpmlArgs, SpecialPutArgs, SpecialRemoveArgs,
 };
 use anyhow::{Context, Result, bail};
+use ingest::adding;
+use ingest::demo;
 use ingest::fetch::{FetchPolicy, Fetcher, allow_private_from_env};
 use ingest::opml::{OpmlPublisher, parse_opml_with_base, write_opml_titled};
 use ingest::pipeline::{Pipeline, RoundReport, now_ms};
 use ingest::publishers::{self, PublisherInput};
-use ingest::{demo, parse};
 use std::sync::Arc;
 use store::Store;
 use store::content::{ImportReport, NewsId, PublisherFeeds, Special};
@@ -46,9 +47,9 @@ pub async fn feeds_add(store: &Arc<dyn Store>, args: &FeedAddArgs) -> Result<()>
     let url = feed_url(&args.url)?;
     let name = match args.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
         Some(n) => n.to_string(),
-        None => feed_title(&url)
+        None => adding::feed_title(&fetcher()?, &url)
             .await
-            .with_context(|| format!("could not read {url} to learn the publisher's name; give it with --name"))?,
+            .map_err(|e| anyhow::anyhow!("{e}\n(could not learn the publisher's name; give it with --name)"))?,
     };
     let input = PublisherInput {
         feed_url: url.to_string(),
@@ -85,25 +86,6 @@ pub async fn feeds_add(store: &Arc<dyn Store>, args: &FeedAddArgs) -> Result<()>
     Ok(())
 }
 
-async fn feed_title(url: &Url) -> Result<String> {
-    let bytes = match url.scheme() {
-        "file" => {
-            let path = url.to_file_path().map_err(|()| anyhow::anyhow!("not a local path"))?;
-            ingest::fetch::read_file_feed(&path, FetchPolicy::default().max_body_bytes).await?
-        }
-        _ => match fetcher()?.fetch(url, &Default::default()).await? {
-            ingest::fetch::FetchOutcome::Fetched { body, .. } => body,
-            ingest::fetch::FetchOutcome::NotModified { .. } => bail!("the server answered 304 to a first request"),
-        },
-    };
-    let feed = parse::parse_feed(&bytes, Some(url.as_str()))?;
-    let title = feed.title.trim().to_string();
-    if title.is_empty() {
-        bail!("the feed has no title");
-    }
-    Ok(title)
-}
-
 pub async fn feeds_list(store: &Arc<dyn Store>, args: &FeedListArgs) -> Result<()> {
     let feeds = store.feeds().await?;
     if args.json {
@@ -112,7 +94,7 @@ pub async fn feeds_list(store: &Arc<dyn Store>, args: &FeedListArgs) -> Result<(
                 "feed_id": f.feed_id, "media_id": f.media_id, "publisher": f.media_name, "url": f.url,
                 "lang": f.lang, "last_fetch": f.last_fetch_ms, "last_status": f.last_status,
                 "last_items": f.last_items, "items": f.item_count, "last_error": f.last_error,
-                "next_due": f.next_due_ms, "consecutive_errors": f.consecutive_errors,
+                "next_due": f.next_due_ms, "consecutive_errors": f.consecutive_errors, "paused": f.paused,
             });
             println!("{line}");
         }
@@ -136,7 +118,9 @@ pub async fn feeds_list(store: &Arc<dyn Store>, args: &FeedListArgs) -> Result<(
             f.last_fetch_ms.map_or("never".to_string(), |t| ago(now - t)),
             status,
             f.item_count,
-            if f.next_due_ms <= now {
+            if f.paused {
+                "paused".to_string()
+            } else if f.next_due_ms <= now {
                 "now".to_string()
             } else {
                 format!("in {}", ago(f.next_due_ms - now))
@@ -176,24 +160,9 @@ pub async fn feeds_remove(store: &Arc<dyn Store>, args: &FeedRemoveArgs) -> Resu
     Ok(())
 }
 
-/// Check every outline of an OPML list. Any invalid publisher fails the whole file
-/// (nothing is imported); outlines the OPML reader skipped are reported.
+/// Check every outline of an OPML list: any invalid one fails the whole file.
 pub fn publishers_from_opml(list: &[OpmlPublisher]) -> Result<Vec<PublisherFeeds>> {
-    let mut ok = Vec::new();
-    let mut problems = Vec::new();
-    for p in list {
-        match publishers::to_store(&PublisherInput::from(p)) {
-            Ok(feeds) => ok.push(feeds),
-            Err(e) => problems.push(format!("  {} ({}): {e}", p.name, p.feed_url)),
-        }
-    }
-    if !problems.is_empty() {
-        bail!(
-            "nothing was imported; fix these outlines and run the import again:\n{}",
-            problems.join("\n")
-        );
-    }
-    Ok(publishers::merge(ok))
+    adding::publishers_from_opml(list).map_err(anyhow::Error::msg)
 }
 
 pub async fn import_opml(store: &Arc<dyn Store>, args: &ImportOpmlArgs) -> Result<()> {

@@ -588,10 +588,25 @@ impl ContentStore for PgStore {
         self.generation.after(done)
     }
 
+    async fn set_feed_paused(&self, feed_id: FeedId, paused: bool, now_ms: i64) -> Result<bool> {
+        // A resumed feed is due at once; pausing keeps its schedule for when it resumes.
+        let done = sqlx::query(
+            "UPDATE feeds SET paused = $2, next_due = CASE WHEN $2 THEN next_due ELSE LEAST(next_due, $3) END \
+             WHERE feed_id = $1",
+        )
+        .bind(feed_id.0)
+        .bind(paused)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(done.rows_affected() > 0)
+    }
+
     async fn feeds(&self) -> Result<Vec<FeedStatus>> {
         let list = sqlx::query(
             "SELECT f.feed_id, f.media_id, m.name AS media_name, f.url, f.lang, f.last_fetch, f.last_status, \
-             f.last_items, f.last_error, f.next_due, f.consecutive_errors, f.interval_secs, \
+             f.last_items, f.last_error, f.next_due, f.consecutive_errors, f.interval_secs, f.paused, \
              (SELECT count(*) FROM news_items i WHERE i.feed_id = f.feed_id) AS item_count \
              FROM feeds f JOIN media_sources m ON m.media_id = f.media_id ORDER BY f.feed_id",
         )
@@ -614,6 +629,7 @@ impl ContentStore for PgStore {
                     consecutive_errors: r.try_get("consecutive_errors")?,
                     interval_secs: r.try_get("interval_secs")?,
                     item_count: r.try_get("item_count")?,
+                    paused: r.try_get("paused")?,
                 })
             })
             .collect::<std::result::Result<_, sqlx::Error>>()
@@ -623,7 +639,7 @@ impl ContentStore for PgStore {
     async fn claim_due_feeds(&self, now_ms: i64, lease_until_ms: i64, limit: i64) -> Result<Vec<ClaimedFeed>> {
         let claimed: Vec<(i64, String, String, Option<String>, Option<String>, i32, i64, i64)> = sqlx::query_as(
             "UPDATE feeds SET lease_until = $1 WHERE feed_id IN \
-             (SELECT feed_id FROM feeds WHERE next_due <= $2 AND lease_until <= $2 ORDER BY next_due, feed_id \
+             (SELECT feed_id FROM feeds WHERE next_due <= $2 AND lease_until <= $2 AND NOT paused ORDER BY next_due, feed_id \
               LIMIT $3 FOR UPDATE SKIP LOCKED) \
              RETURNING feed_id, url, lang, etag, last_modified, consecutive_errors, interval_secs, media_id",
         )

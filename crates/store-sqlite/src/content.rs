@@ -263,10 +263,18 @@ impl ContentStore for SqliteStore {
             .await
     }
 
+    async fn set_feed_paused(&self, feed_id: FeedId, paused: bool, now_ms: i64) -> Result<bool> {
+        self.content
+            .write(Change::Content, move |tx, _| {
+                w::set_feed_paused(tx, feed_id, paused, now_ms)
+            })
+            .await
+    }
+
     async fn feeds(&self) -> Result<Vec<FeedStatus>> {
         let list = sqlx::query(
             "SELECT f.feed_id, f.media_id, m.name AS media_name, f.url, f.lang, f.last_fetch, f.last_status, \
-             f.last_items, f.last_error, f.next_due, f.consecutive_errors, f.interval_secs, \
+             f.last_items, f.last_error, f.next_due, f.consecutive_errors, f.interval_secs, f.paused, \
              (SELECT count(*) FROM news_items i WHERE i.feed_id = f.feed_id) AS item_count \
              FROM feeds f JOIN media_sources m ON m.media_id = f.media_id ORDER BY f.feed_id",
         )
@@ -289,6 +297,7 @@ impl ContentStore for SqliteStore {
                     consecutive_errors: r.try_get("consecutive_errors")?,
                     interval_secs: r.try_get("interval_secs")?,
                     item_count: r.try_get("item_count")?,
+                    paused: r.try_get::<i64, _>("paused")? != 0,
                 })
             })
             .collect::<std::result::Result<_, sqlx::Error>>()

@@ -439,11 +439,25 @@ pub fn remove_feed(tx: &Connection, url_or_id: &str) -> Result<bool> {
     Ok(true)
 }
 
+/// A resumed feed is due at once; pausing keeps its schedule for when it resumes.
+pub fn set_feed_paused(tx: &Connection, feed_id: FeedId, paused: bool, now_ms: i64) -> Result<bool> {
+    let changed = if paused {
+        tx.execute("UPDATE feeds SET paused = 1 WHERE feed_id = ?1", params![feed_id.0])
+    } else {
+        tx.execute(
+            "UPDATE feeds SET paused = 0, next_due = min(next_due, ?2) WHERE feed_id = ?1",
+            params![feed_id.0, now_ms],
+        )
+    }
+    .map_err(db)?;
+    Ok(changed > 0)
+}
+
 pub fn claim_due_feeds(tx: &Connection, now_ms: i64, lease_until_ms: i64, limit: i64) -> Result<Vec<ClaimedFeed>> {
     let mut stmt = tx
         .prepare_cached(
             "UPDATE feeds SET lease_until = ?1 WHERE feed_id IN \
-             (SELECT feed_id FROM feeds WHERE next_due <= ?2 AND lease_until <= ?2 ORDER BY next_due, feed_id LIMIT ?3) \
+             (SELECT feed_id FROM feeds WHERE next_due <= ?2 AND lease_until <= ?2 AND paused = 0 ORDER BY next_due, feed_id LIMIT ?3) \
              RETURNING feed_id, url, lang, etag, last_modified, consecutive_errors, interval_secs, media_id",
         )
         .map_err(db)?;

@@ -110,6 +110,8 @@ pub struct FeedStatus {
     pub consecutive_errors: i32,
     pub interval_secs: i64,
     pub item_count: i64,
+    /// Paused by an operator: kept with its stories, never claimed for fetching (D336).
+    pub paused: bool,
 }
 
 /// A feed claimed for fetching: everything the fetcher and pipeline need.
@@ -346,6 +348,10 @@ pub trait ContentStore: Send + Sync {
     async fn remove_feed(&self, url_or_id: &str) -> Result<bool>;
 
     async fn feeds(&self) -> Result<Vec<FeedStatus>>;
+
+    /// Pause or resume a feed (D336). A paused feed keeps its stories and is never claimed;
+    /// a resumed one is due at once. False when there is no such feed.
+    async fn set_feed_paused(&self, feed_id: FeedId, paused: bool, now_ms: i64) -> Result<bool>;
 
     /// Lease up to `limit` feeds due at `now_ms` until `lease_until_ms`. Several servers
     /// can call this at once: a feed is leased to one of them only.

@@ -291,6 +291,7 @@ macro_rules! store_contract_tests {
             publisher_search_and_detail,
             due_feeds_are_leased_once_and_released_by_a_fetch,
             removing_a_feed_removes_its_items_and_an_orphan_publisher,
+            d336_a_paused_feed_is_never_claimed_and_due_at_once_when_resumed,
             known_hashes_report_stored_versions,
             specials_round_trip,
         );

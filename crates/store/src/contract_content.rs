@@ -787,6 +787,51 @@ pub async fn due_feeds_are_leased_once_and_released_by_a_fetch(store: &dyn Store
     );
 }
 
+pub async fn d336_a_paused_feed_is_never_claimed_and_due_at_once_when_resumed(store: &dyn Store) {
+    store
+        .import_publishers(
+            &[publisher(
+                "pause",
+                "Pause",
+                "US",
+                "DC",
+                "Washington",
+                &["https://p.example/1", "https://p.example/2"],
+            )],
+            T0,
+        )
+        .await
+        .unwrap();
+    let feeds = store.feeds().await.unwrap();
+    assert!(feeds.iter().all(|f| !f.paused), "a new feed runs");
+    let (paused, running) = (feeds[0].feed_id, feeds[1].feed_id);
+    assert!(store.set_feed_paused(paused, true, T0).await.unwrap());
+    assert!(
+        !store.set_feed_paused(FeedId(987_654), true, T0).await.unwrap(),
+        "an unknown feed says so"
+    );
+    let claimed = store.claim_due_feeds(T0, T0 + 60_000, 10).await.unwrap();
+    assert_eq!(claimed.iter().map(|f| f.feed_id).collect::<Vec<_>>(), vec![running]);
+    store.record_fetch(running, &fetched(T0 + 5, 200, 1)).await.unwrap();
+    let listed = store.feeds().await.unwrap();
+    assert!(listed.iter().find(|f| f.feed_id == paused).unwrap().paused);
+    assert!(!listed.iter().find(|f| f.feed_id == running).unwrap().paused);
+    // Both paused: nothing is claimed however late it is.
+    assert!(store.set_feed_paused(running, true, T0 + 20).await.unwrap());
+    assert!(
+        store
+            .claim_due_feeds(T0 + 10_000_000, T0 + 10_060_000, 10)
+            .await
+            .unwrap()
+            .is_empty(),
+        "paused feeds stay paused"
+    );
+    // Resumed: due now, although its schedule said T0 + 30 min.
+    assert!(store.set_feed_paused(running, false, T0 + 30).await.unwrap());
+    let back = store.claim_due_feeds(T0 + 30, T0 + 60_000, 10).await.unwrap();
+    assert_eq!(back.iter().map(|f| f.feed_id).collect::<Vec<_>>(), vec![running]);
+}
+
 pub async fn removing_a_feed_removes_its_items_and_an_orphan_publisher(store: &dyn Store) {
     let (media, feed) = one_feed(store, "gone", "US").await;
     let (other, other_feed) = one_feed(store, "stays", "US").await;

@@ -1,7 +1,10 @@
-//! The operator's calls (issue 21, D335): usage over a date range and its NDJSON export.
+//! The operator's calls (issue 21, D335): usage over a date range and its NDJSON export;
+//! the feeds (`feeds`, D336).
 //! Operators are signed-in accounts whose email is in `--admin-emails`
 //! (`LOCALWIRE_ADMIN_EMAILS`); a guest, or an account not in the list, gets 403 in the
 //! envelope. Signed POSTs, like the account page's calls.
+
+pub mod feeds;
 
 use crate::account::require_account;
 use crate::envelope::{ApiError, ok};
