@@ -156,7 +156,7 @@ function FeedsTable({ feeds, now }: { feeds: FeedRow[]; now: number }) {
                     ? t('Admin_Paused')
                     : timeUntil(feed.next_due, i18n.language, now) || t('Admin_DueNow')}
                 </td>
-                <td className="admin-feeds__error">
+                <td className={feed.last_error ? 'admin-feeds__error' : undefined}>
                   {feed.last_error ? (
                     <>
                       {feed.last_error}
