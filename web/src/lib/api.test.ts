@@ -7,6 +7,7 @@ import {
   gmtOffset,
   randomAlphanumeric,
   signature,
+  dispositionFileName,
   type ApiClientOptions,
 } from './api';
 import { md5 } from './md5';
@@ -19,7 +20,9 @@ interface Call {
 }
 
 /** A fake fetch that answers from a queue and records every call. */
-function fakeFetch(...answers: Array<{ status?: number; body?: unknown }>) {
+function fakeFetch(
+  ...answers: Array<{ status?: number; body?: unknown; headers?: Record<string, string> }>
+) {
   const calls: Call[] = [];
   const fetchImpl = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
     calls.push({
@@ -35,7 +38,7 @@ function fakeFetch(...answers: Array<{ status?: number; body?: unknown }>) {
         : typeof answer.body === 'string'
           ? answer.body
           : JSON.stringify(answer.body);
-    return new Response(text, { status: answer.status ?? 200 });
+    return new Response(text, { status: answer.status ?? 200, headers: answer.headers });
   });
   return { fetchImpl: fetchImpl as unknown as typeof fetch, calls };
 }
@@ -302,5 +305,58 @@ describe('§5.3 array query parameters', () => {
     await client(fetchImpl).get('/news', { tags: ['a', 'b'] });
     expect(calls[0].url).toBe('/api/news?tags%5B%5D=%22a%22&tags%5B%5D=%22b%22');
     expect(buildQuery({})).toBe('');
+  });
+});
+
+describe('D341 files from signed calls', () => {
+  it('d341_download_is_a_signed_post_answering_the_file_and_its_name', async () => {
+    const ndjson = '{"id":1}\n{"id":2}\n';
+    const { fetchImpl, calls } = fakeFetch({
+      body: ndjson,
+      headers: {
+        'content-type': 'application/x-ndjson',
+        'content-disposition':
+          'attachment; filename="localwire-usage-2026-11-01-2026-11-30.ndjson"',
+      },
+    });
+    const file = await client(fetchImpl).download('/admin/usage/export', { from: 'a', to: 'b' });
+    expect(calls[0].method).toBe('POST');
+    expect(calls[0].url).toBe('/api/admin/usage/export');
+    expect(calls[0].body).toBe('{"from":"a","to":"b"}');
+    expect(calls[0].headers.sign).toBe(
+      signature(calls[0].headers.base, '/admin/usage/export', 'localwire', 'dev-123'),
+    );
+    expect(file.fileName).toBe('localwire-usage-2026-11-01-2026-11-30.ndjson');
+    expect(file.blob.type).toBe('application/x-ndjson');
+    const text = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.readAsText(file.blob);
+    });
+    expect(text).toBe(ndjson);
+  });
+
+  it('d341_a_failed_download_throws_the_envelope_error', async () => {
+    const { fetchImpl } = fakeFetch({
+      status: 400,
+      body: { code: 400, data: null, message: 'Field `to`: must not be before `from`.' },
+    });
+    await expect(client(fetchImpl).download('/admin/usage/export')).rejects.toMatchObject({
+      status: 400,
+      message: 'Field `to`: must not be before `from`.',
+    });
+    const forbidden = fakeFetch({ status: 403, body: { code: 403, message: 'Forbidden' } });
+    await expect(client(forbidden.fetchImpl).download('/x')).rejects.toMatchObject({
+      status: 403,
+    });
+  });
+
+  it('d341_reads_the_file_name_of_a_content_disposition', () => {
+    expect(dispositionFileName('attachment; filename="a b.ndjson"')).toBe('a b.ndjson');
+    expect(dispositionFileName("attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.txt")).toBe(
+      'résumé.txt',
+    );
+    expect(dispositionFileName('attachment')).toBeNull();
+    expect(dispositionFileName(null)).toBeNull();
   });
 });

@@ -144,10 +144,34 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** A file the server sent instead of an envelope (e.g. an NDJSON export). */
+export interface DownloadedFile {
+  blob: Blob;
+  /** The `Content-Disposition` file name, when the server gave one. */
+  fileName: string | null;
+}
+
 export interface ApiClient {
   request<T>(method: string, path: string, options?: RequestOptions): Promise<T>;
   get<T>(path: string, query?: Record<string, QueryValue>): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
+  /**
+   * A signed POST whose answer is a file, not an envelope (D341): a signed call cannot be a
+   * plain link. Errors still come as envelopes and throw the same `ApiError`s.
+   */
+  download(path: string, body?: unknown): Promise<DownloadedFile>;
+}
+
+/** `attachment; filename="a.ndjson"` → `a.ndjson`. */
+export function dispositionFileName(header: string | null): string | null {
+  if (!header) return null;
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1].trim());
+  } catch {
+    return match[1].trim();
+  }
 }
 
 interface Envelope {
@@ -224,8 +248,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return { response, text: await response.text() };
   }
 
-  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    const verb = method.toUpperCase();
+  /** Sends with §7.19's retry policy; the answer's text is read whole. */
+  async function send(
+    verb: string,
+    path: string,
+    opts: RequestOptions,
+  ): Promise<{ response: Response; text: string; url: string }> {
     const url = `${baseUrl}${path}${buildQuery(opts.query)}`;
     // §5.2: every non-GET request carries a JSON body, `{}` when there is none.
     const body = verb === 'GET' || verb === 'HEAD' ? undefined : JSON.stringify(opts.body ?? {});
@@ -243,8 +271,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (n < maxAttempts && RETRY_STATUSES.has(result.response.status)) continue;
       break;
     }
-    const { response, text } = result!;
+    return { ...result!, url };
+  }
 
+  /** The envelope of an answer; throws the `ApiError` of a failed one (§5.1, §7.19, §8). */
+  function readEnvelope(response: Response, text: string, url: string): Envelope {
     if (text.trim() === '') {
       throw new ApiError({ status: response.status, message: REQUEST_TIMEOUT_MESSAGE, url });
     }
@@ -273,6 +304,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         url,
       });
     }
+    return envelope;
+  }
+
+  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const verb = method.toUpperCase();
+    const { response, text, url } = await send(verb, path, opts);
+    const envelope = readEnvelope(response, text, url);
     // §7.22: a non-GET answer may carry its data encrypted in a separate field.
     if (verb !== 'GET' && verb !== 'HEAD' && ENCRYPTED_FIELD in envelope) {
       return (await decrypted(envelope[ENCRYPTED_FIELD], url)) as T;
@@ -280,10 +318,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return envelope.data as T;
   }
 
+  async function download(path: string, body?: unknown): Promise<DownloadedFile> {
+    const { response, text, url } = await send('POST', path, { body });
+    // A failure is an envelope like any other call's; an empty file is a file.
+    if (response.status >= 400) readEnvelope(response, text, url);
+    const type = response.headers.get('content-type') ?? 'application/octet-stream';
+    return {
+      blob: new Blob([text], { type }),
+      fileName: dispositionFileName(response.headers.get('content-disposition')),
+    };
+  }
+
   return {
     request,
     get: (path, query) => request('GET', path, { query }),
     post: (path, body) => request('POST', path, { body }),
+    download,
   };
 }
 

@@ -35,6 +35,14 @@ const SPEC_PATHS: Record<string, string[]> = {
   '2.19': ['/dlink', '/demos/dlink', '/demos/article'],
 };
 
+/**
+ * D340: the operator's screens are the one route beyond §2's table; its `spec` names the
+ * rule it serves (§1.8 usage reporting) rather than a line of the table.
+ */
+const OPERATOR_PATHS: Record<string, string[]> = {
+  '1.8': ['/admin'],
+};
+
 function routesForTest() {
   const services = createServices({
     payload: null,
@@ -59,7 +67,20 @@ describe('D1 route table', () => {
         expect(route?.spec, path).toBe(spec);
       }
     }
-    expect(ROUTES).toHaveLength(Object.values(SPEC_PATHS).flat().length);
+  });
+
+  it('d340_the_only_route_beyond_the_spec_table_is_the_operator_route_admin', () => {
+    const specPaths = new Set(Object.values(SPEC_PATHS).flat());
+    const beyond = ROUTES.filter((r) => !specPaths.has(r.path));
+    expect(beyond.map((r) => [r.path, r.name, r.spec])).toEqual([['/admin', 'admin', '1.8']]);
+    for (const [spec, paths] of Object.entries(OPERATOR_PATHS)) {
+      for (const path of paths) expect(ROUTES.find((r) => r.path === path)?.spec, path).toBe(spec);
+    }
+    // No spec route carries an operator line, and no operator route a §2 line.
+    for (const route of ROUTES) {
+      expect(route.spec.startsWith('2.'), route.path).toBe(specPaths.has(route.path));
+    }
+    expect(ROUTES).toHaveLength(specPaths.size + Object.values(OPERATOR_PATHS).flat().length);
   });
 
   it('D1 route names are unique and each has a lazy screen module', () => {
@@ -68,10 +89,10 @@ describe('D1 route table', () => {
     for (const name of names) expect(hasScreenModule(name), name).toBe(true);
   });
 
-  it('§6.2 only /user and its children need authentication', () => {
+  it('§6.2 only /user and its children need authentication, and the operator route /admin (D340)', () => {
     for (const route of ROUTES) {
       expect(route.auth, route.path).toBe(
-        route.path === '/user' || route.path.startsWith('/user/'),
+        route.path === '/user' || route.path.startsWith('/user/') || route.path === '/admin',
       );
     }
   });
@@ -95,6 +116,9 @@ describe('D1 route table', () => {
       ['/user/read', 'user-read', 'en'],
       ['/es/setting/block-list', 'setting-block-list', 'es'],
       ['/dlink', 'dlink', 'en'],
+      ['/admin', 'admin', 'en'],
+      ['/es/admin', 'admin', 'es'],
+      ['/fr/admin', 'admin', 'fr'],
     ];
     for (const [path, name, locale] of samples) {
       const handle = matchedHandle(path);

@@ -12,7 +12,7 @@ export interface RouteDef {
   /** Needs a signed-in (non-guest) account (SPEC §6.2, D8). */
   auth: boolean;
   layout: 'default' | 'page';
-  /** The SPEC §2 line the route implements. */
+  /** The SPEC §2 line the route implements; `1.8` for the operator's /admin (D340). */
   spec: string;
 }
 

@@ -9,9 +9,15 @@ export interface RecordedRequest {
   body: unknown;
 }
 
-export type Handler = (
-  request: RecordedRequest,
-) => { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>;
+/** `body` is sent as JSON; `text` as it is (a file, e.g. NDJSON), with its `headers`. */
+export interface Answer {
+  status?: number;
+  body?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (request: RecordedRequest) => Answer | Promise<Answer>;
 
 /** A fake fetch that routes `METHOD /path` to handlers and records every request. */
 export function fakeServer(routes: Record<string, Handler>) {
@@ -33,8 +39,8 @@ export function fakeServer(routes: Record<string, Handler>) {
       });
     }
     const answer = await handler(request);
-    const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
-    return new Response(text, { status: answer.status ?? 200 });
+    const text = answer.text ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
+    return new Response(text, { status: answer.status ?? 200, headers: answer.headers });
   });
   return { fetch: fetchImpl as unknown as typeof fetch, requests };
 }
