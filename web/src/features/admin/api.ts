@@ -13,67 +13,19 @@ export type UsageAnswer = Schemas['UsageAnswer'];
 export type UsageDay = Schemas['UsageDay'];
 export type UsageCount = Schemas['UsageCount'];
 
-// The feeds calls are being built beside this screen: until the regenerated OpenAPI types
-// land in `lib/api/schema.d.ts`, their shapes are written here, once (D342). Swap each for
-// `Schemas['…']` then; nothing outside this file names them differently.
-
-/** One feed as `localwire feeds list` shows it; times are UTC milliseconds. */
-export interface FeedRow {
-  feed_id: number;
-  media_id: number;
-  publisher: string;
-  url: string;
-  lang: string;
-  /** Null: never fetched. */
-  last_fetch: number | null;
-  /** The HTTP status of the last fetch; null when it got none. */
-  last_status: number | null;
-  /** New items of the last fetch. */
-  last_items: number;
-  /** Items stored from this feed. */
-  items: number;
-  /** '' when the last fetch went well. */
-  last_error: string;
-  next_due: number;
-  consecutive_errors: number;
-  paused: boolean;
-}
-
-export interface FeedList {
-  list: FeedRow[];
-}
+/** One feed as `localwire feeds list` shows it; times are UTC milliseconds (D336). */
+export type FeedRow = Schemas['FeedRow'];
+export type FeedList = Schemas['FeedList'];
+export type FeedAnswer = Schemas['FeedAnswer'];
+export type PauseFeedRequest = Schemas['PauseRequest'];
+export type RemoveFeedAnswer = Schemas['Removed'];
+export type OpmlImportAnswer = Schemas['ImportAnswer'];
 
 export type FeedCountry = 'US' | 'CA';
 export type FeedLang = 'en' | 'es' | 'fr';
 
-export interface AddFeedRequest {
-  url: string;
-  name?: string;
-  country: FeedCountry;
-  state?: string;
-  city?: string;
-  lang: FeedLang;
-  category?: string;
-}
-
-export interface FeedAnswer {
-  feed: FeedRow;
-}
-
-export interface PauseFeedRequest {
-  feed_id: number;
-  paused: boolean;
-}
-
-export interface RemoveFeedAnswer {
-  removed: true;
-}
-
-export interface OpmlImportAnswer {
-  media_added: number;
-  feeds_added: number;
-  skipped: Array<{ url: string; why: string }>;
-}
+/** The add form's fields: the server's request, with the country and language the form offers. */
+export type AddFeedRequest = Schemas['AddFeedRequest'] & { country: FeedCountry; lang: FeedLang };
 
 export const USAGE_PATH = '/admin/usage';
 export const USAGE_EXPORT_PATH = '/admin/usage/export';
