@@ -416,11 +416,15 @@ export async function startServer({
   };
 }
 
-export async function launchBrowser() {
+/**
+ * `userAgent` sets the browser's own (a context's override does not reach the requests
+ * the browser sends after a page is gone, such as beacons).
+ */
+export async function launchBrowser({ userAgent } = {}) {
   await mkdir(screenshotDir, { recursive: true });
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+    args: userAgent ? [...CHROMIUM_ARGS, `--user-agent=${userAgent}`] : CHROMIUM_ARGS,
   });
 }
 

@@ -20,7 +20,10 @@ function usageOf(from: string, to: string) {
     core_functions: [{ key: 'NewsDetail_Show', label: 'NewsDetail_Show', count: 12 }],
     top_stories: [{ key: '901', label: 'Bridge reopens on Monday', count: 7 }],
     search_terms: [{ key: 'snow', label: 'snow', count: 4 }],
-    channels: [{ key: 'googleadwords_int', label: 'googleadwords_int', count: 2 }],
+    channels: [
+      { key: 'googleadwords_int', label: 'googleadwords_int', count: 2 },
+      { key: '', label: '', count: 9 },
+    ],
     countries: [{ key: 'CA', label: 'CA', count: 6 }],
     languages: [],
   };
@@ -157,6 +160,7 @@ describe('/admin usage (D335, D343)', () => {
     for (const [caption, row] of [
       ['Search terms', 'snow 4'],
       ['Acquisition channels', 'googleadwords_int 2'],
+      ['Acquisition channels', '(none) 9'],
       ['Countries', 'CA 6'],
     ]) {
       const table = within(usage).getByRole('table', { name: caption });

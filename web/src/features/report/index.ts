@@ -107,14 +107,23 @@ export function startReporting(options: ReportingOptions): () => void {
   });
   if (options.channel) reporter.track('registerChannel', { media_source: options.channel });
 
+  // Leaving fires twice as a tab closes (visibilitychange to hidden, then pagehide): the
+  // time in view is counted once, from the moment the page was last shown.
+  let inView = true;
   const leave = () => {
-    const duration = now() - visibleSince;
-    if (duration > 0) reporter.track('usingTime', { duration });
+    if (inView) {
+      inView = false;
+      const duration = now() - visibleSince;
+      if (duration > 0) reporter.track('usingTime', { duration });
+    }
     reporter.unload();
   };
   const onVisibility = () => {
     if (win.document.visibilityState === 'hidden') leave();
-    else visibleSince = now();
+    else {
+      inView = true;
+      visibleSince = now();
+    }
   };
   const onError = (e: ErrorEvent) => reportException(e.error ?? e.message, 'window.onerror');
   const onRejection = (e: PromiseRejectionEvent) => reportException(e.reason, 'unhandledrejection');

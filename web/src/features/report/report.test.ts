@@ -308,6 +308,31 @@ describe('startReporting (the app)', () => {
     stop();
   });
 
+  it('s4_14 a tab that is hidden and then unloads counts its time in view once', async () => {
+    const { api } = fakeApi();
+    const n = nav();
+    let clock = 1_000_000;
+    const stop = startReporting({ api, channel: '', context, nav: n, now: () => clock });
+    const beacons = n.sendBeacon as unknown as { mock: { calls: unknown[][] } };
+    clock += 4000;
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    document.dispatchEvent(new Event('visibilitychange'));
+    window.dispatchEvent(new Event('pagehide'));
+    visibility.mockRestore();
+    // One beacon: the second leave has no second usingTime to send.
+    expect(beacons.mock.calls).toHaveLength(1);
+    const read = new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.readAsText(beacons.mock.calls[0][1] as Blob);
+    });
+    await vi.advanceTimersByTimeAsync(10); // jsdom's FileReader answers on a timer
+    const text = await read;
+    const sent = (JSON.parse(text) as ReportRequestBody).data;
+    expect(sent.filter((e) => e.event === 'usingTime').map((e) => e.duration)).toEqual([4000]);
+    stop();
+  });
+
   it('uncaught errors become clientException', async () => {
     const { api, posts } = fakeApi();
     const stop = startReporting({ api, channel: '', context, nav: nav() });

@@ -133,7 +133,7 @@ function CountsTable({
                   {storyLinks && /^\d+$/.test(c.key) ? (
                     <Link to={localizePath(locale, `/article/${c.key}`)}>{c.label || c.key}</Link>
                   ) : (
-                    c.label || c.key
+                    c.label || c.key || t('Admin_NotSet')
                   )}
                 </th>
                 <td className="admin-table__number">{number.format(c.count)}</td>
