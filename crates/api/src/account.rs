@@ -45,6 +45,8 @@ pub struct LinkedIdentity {
 pub struct AccountInfo {
     pub user: UserServer,
     pub identities: Vec<LinkedIdentity>,
+    /// An operator of this server (`--admin-emails`): the account page links to /admin (D337).
+    pub operator: bool,
 }
 
 /// The signed-in reader and the providers linked to them.
@@ -68,9 +70,11 @@ pub async fn account(State(state): State<AppState>, call: Signed<Empty>) -> Resu
             last_used_at: i.last_used_at_ms,
         })
         .collect();
+    let operator = crate::operator::is_operator(&state, &session.user.email);
     Ok(ok(AccountInfo {
         user: session.user,
         identities,
+        operator,
     }))
 }
 

@@ -71,6 +71,24 @@ async fn d335_only_operators_see_usage(app: &TestApp) {
     assert_eq!(status, 401);
 }
 
+async fn d337_the_account_page_knows_an_operator(app: &TestApp) {
+    let reader = account(app, "dev-reader", "reader@example.org").await;
+    let (status, body) = app.call("dev-reader", "/user/account", Some(&reader), json!({})).await;
+    assert_eq!(
+        (status, body["data"]["operator"].as_bool()),
+        (200, Some(false)),
+        "{body}"
+    );
+    // Listed in any case: --admin-emails compares in lower case.
+    let op = account(app, "dev-op", OPERATOR).await;
+    let (status, body) = app.call("dev-op", "/user/account", Some(&op), json!({})).await;
+    assert_eq!(
+        (status, body["data"]["operator"].as_bool()),
+        (200, Some(true)),
+        "{body}"
+    );
+}
+
 async fn d335_usage_of_a_range_and_its_export(app: &TestApp) {
     seed_reports(app).await;
     let op = account(app, "dev-op", OPERATOR).await;
@@ -391,6 +409,11 @@ async fn d336_opml_import_reports_what_it_added_and_skipped(app: &TestApp) {
 
 mod sqlite {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn d337_the_account_page_knows_an_operator() {
+        let app = super::start(crate::support::sqlite_store().await.unwrap()).await;
+        super::d337_the_account_page_knows_an_operator(&app).await;
+    }
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn d335_only_operators_see_usage() {
         let app = super::start(crate::support::sqlite_store().await.unwrap()).await;
         super::d335_only_operators_see_usage(&app).await;
@@ -418,6 +441,13 @@ mod sqlite {
 }
 
 mod postgres {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn d337_the_account_page_knows_an_operator() {
+        let Some(store) = crate::support::postgres_store().await else {
+            return;
+        };
+        super::d337_the_account_page_knows_an_operator(&super::start(store).await).await;
+    }
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn d335_only_operators_see_usage() {
         let Some(store) = crate::support::postgres_store().await else {

@@ -86,11 +86,16 @@ pub fn range_ms(r: &RangeRequest) -> Result<(i64, i64), ApiError> {
     Ok((from * DAY_MS, (to + 1) * DAY_MS))
 }
 
+/// Whether an account's email is one of `--admin-emails` (compared in lower case).
+pub fn is_operator(state: &AppState, email: &str) -> bool {
+    let email = email.trim().to_ascii_lowercase();
+    !email.is_empty() && state.config.admin_emails.contains(&email)
+}
+
 /// 403 unless the token is a signed-in account whose email is an operator's.
 pub async fn require_operator(state: &AppState, token: Option<&str>) -> Result<(), ApiError> {
     let (_, session) = require_account(state, token).await?;
-    let email = session.user.email.trim().to_ascii_lowercase();
-    if email.is_empty() || !state.config.admin_emails.contains(&email) {
+    if !is_operator(state, &session.user.email) {
         return Err(ApiError::Forbidden);
     }
     Ok(())

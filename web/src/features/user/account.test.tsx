@@ -75,6 +75,26 @@ describe('account section of /user', () => {
     expect(screen.getByRole('link', { name: 'Reading history' })).toBeInTheDocument();
   });
 
+  it('d337 an operator finds the way to /admin on the account page; a reader does not', async () => {
+    signedIn({
+      'POST /api/user/account': () =>
+        envelope({ user: ada, identities: [googleIdentity], operator: true }),
+    });
+    const operator = await section('You run this server');
+    expect(
+      within(operator).getByRole('link', { name: "Usage and feeds (operator's view)" }),
+    ).toHaveAttribute('href', '/admin');
+  });
+
+  it('d337 a reader who is not an operator sees no operator link', async () => {
+    signedIn({
+      'POST /api/user/account': () =>
+        envelope({ user: ada, identities: [googleIdentity], operator: false }),
+    });
+    await within(await section('Sign-in accounts')).findByText('Google');
+    expect(screen.queryByRole('region', { name: 'You run this server' })).toBeNull();
+  });
+
   it('a provider the server has not set up is not offered for linking', async () => {
     renderApp('/user', {
       cookies: { deviceId: 'd', token: 'tok-ada' },

@@ -1170,6 +1170,8 @@ export interface components {
     schemas: {
         AccountInfo: {
             identities: components["schemas"]["LinkedIdentity"][];
+            /** @description An operator of this server (`--admin-emails`): the account page links to /admin (D337). */
+            operator: boolean;
             user: components["schemas"]["User"];
         };
         ActiveSession: {

@@ -2,9 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useModalDialog } from '../../../components/useModalDialog';
 import { useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../../app/context';
+import { Link } from 'react-router';
+import { useRouteHandle, useServices } from '../../../app/context';
 import { Section } from '../../../components/Screen';
 import { isApiError } from '../../../lib/api';
+import { localizePath } from '../../../lib/locale';
 import { usePopup } from '../../popup';
 import {
   accountQueryKey,
@@ -361,6 +363,25 @@ function DeleteAccount({ onDeleted }: { onDeleted: () => void }) {
  * my data, delete my account. `returnTo` is this page (the link flow's page mode comes
  * back to it); `onDeleted` runs once the new guest is saved.
  */
+/**
+ * D337: an operator of this server (`--admin-emails`) finds the way to /admin here; the
+ * account call says who is one. Nothing shows for anyone else.
+ */
+function OperatorLink() {
+  const { t } = useTranslation();
+  const { api } = useServices();
+  const { locale } = useRouteHandle();
+  const account = useQuery({ queryKey: accountQueryKey, queryFn: () => fetchAccount(api) });
+  if (!account.data?.operator) return null;
+  return (
+    <Section title={t('Account_Operator')}>
+      <p>
+        <Link to={localizePath(locale, '/admin')}>{t('Account_OperatorLink')}</Link>
+      </p>
+    </Section>
+  );
+}
+
 export function AccountSection({
   returnTo,
   onDeleted,
@@ -371,6 +392,7 @@ export function AccountSection({
   const { t } = useTranslation();
   return (
     <div className="account">
+      <OperatorLink />
       <Section title={t('Account_Providers')}>
         <LinkedProviders returnTo={returnTo} />
       </Section>
