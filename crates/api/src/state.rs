@@ -64,6 +64,8 @@ pub struct ApiConfig {
     pub report: crate::report::config::ReportConfig,
     /// Emails of the operators, lower case (`--admin-emails`, D335).
     pub admin_emails: Vec<String>,
+    /// The operator's ad client (`--ads FILE`, D345); `None`: no slot renders anywhere.
+    pub ads: Option<crate::ads::AdClient>,
 }
 
 impl Default for ApiConfig {
@@ -85,6 +87,7 @@ impl Default for ApiConfig {
             push: Default::default(),
             report: Default::default(),
             admin_emails: Vec::new(),
+            ads: None,
         }
     }
 }

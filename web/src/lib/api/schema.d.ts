@@ -1092,6 +1092,18 @@ export interface components {
             /** @description Where it was opened, e.g. "Chrome on Linux". */
             label: string;
         };
+        /** @description The operator's ad client, as `GET /api/app/config` gives it to the app. */
+        AdClient: {
+            /**
+             * Format: int64
+             * @description Sent with should_show, ping_back and ad_click (§9: default 37).
+             */
+            adn_id: number;
+            /** @description The operator's ad-client id (§9.2). */
+            client_id: string;
+            /** @description At least one. */
+            creatives: components["schemas"]["Creative"][];
+        };
         /** @description One alert as a reader gets it (`GET /api/weather/alerts`). */
         AlertItem: {
             /** @description The areas it covers, as the issuer names them. */
@@ -1183,6 +1195,7 @@ export interface components {
             type: number;
         };
         AppConfig: {
+            ads: components["schemas"]["AdClient"] | null;
             build_id: string;
             countries: components["schemas"]["CountryEntry"][];
             /** @description Keyed by iso (US, CA). */
@@ -1337,6 +1350,27 @@ export interface components {
             country: string;
             iso: string;
             languages: components["schemas"]["Language"][];
+        };
+        /** @description One text ad: a sponsor, a title and the address it links to. */
+        Creative: {
+            /** Format: double */
+            floor_price: number;
+            /** @description Unique in the file. */
+            id: string;
+            /** @description The locales it shows in (`en`, `es`, `fr`); all of them when the file gives none. */
+            langs: string[];
+            placement: components["schemas"]["Placement"];
+            /**
+             * Format: double
+             * @description Reported with ping_back and ad_click (§3.17).
+             */
+            revenue: number;
+            /** @description The operator's rule that chose this creative (§3.17 rule id). */
+            rule_id: string;
+            sponsor: string;
+            title: string;
+            /** @description An absolute `https://` address. */
+            url: string;
         };
         Current: {
             /** Format: double */
@@ -1804,6 +1838,11 @@ export interface components {
              */
             size?: number | null;
         };
+        /**
+         * @description Where a creative may show: in feed lists or below an article.
+         * @enum {string}
+         */
+        Placement: "feed" | "article";
         PushKey: {
             /**
              * @description The VAPID public key (uncompressed P-256, base64url): the browser's
