@@ -30,6 +30,10 @@ pub struct AppConfig {
     image_attempts: u32,
     /// Which sign-in providers this server is set up for (a provider off says so).
     sign_in: SignInProviders,
+    /// The operator's ad client (D345); `null` when none is configured: no ad slot
+    /// renders and nothing is reported about ads.
+    #[schema(required = true)]
+    ads: Option<crate::ads::AdClient>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -58,6 +62,7 @@ pub async fn config(State(state): State<AppState>) -> Response {
             google: state.providers.google.is_some(),
             facebook: state.providers.facebook.is_some(),
         },
+        ads: state.config.ads.clone(),
     };
     let mut res = ok(cfg);
     res.headers_mut()

@@ -2,6 +2,7 @@
 //! web app, health and metrics.
 
 pub mod account;
+pub mod ads;
 pub mod app_config;
 pub mod assets;
 pub mod auth;

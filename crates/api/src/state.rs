@@ -67,6 +67,8 @@ pub struct ApiConfig {
     /// How the operator's add-a-feed call may read a feed to learn its title: the feed
     /// fetcher's own policy (SSRF guard; `LOCALWIRE_ALLOW_PRIVATE_FEEDS`, D336).
     pub feed_fetch: ingest::fetch::FetchPolicy,
+    /// The operator's ad client (`--ads FILE`, D345); `None`: no slot renders anywhere.
+    pub ads: Option<crate::ads::AdClient>,
 }
 
 impl Default for ApiConfig {
@@ -89,6 +91,7 @@ impl Default for ApiConfig {
             report: Default::default(),
             admin_emails: Vec::new(),
             feed_fetch: ingest::fetch::FetchPolicy::default(),
+            ads: None,
         }
     }
 }

@@ -375,3 +375,32 @@ async fn spec_7_21_pages_carry_the_sign_word_the_server_runs_with() {
         assert_eq!(payload(&html)["signWord"], "tide-77", "{path}");
     }
 }
+
+/// D345: the page payload carries the app config's `ads`, the same value from the same
+/// setting: `null` without an ad client, the operator's client with one.
+#[tokio::test]
+async fn d345_pages_carry_the_app_configs_ads() {
+    let app = support::start(support::sqlite_store().await.unwrap(), support::config()).await;
+    let html = app.get("/latest").await.text().await.unwrap();
+    assert!(payload(&html)["ads"].is_null(), "no ad client: ads is null");
+    let cfg: Value = app.get("/api/app/config").await.json().await.unwrap();
+    assert!(cfg["data"]["ads"].is_null());
+
+    let ads = api::ads::parse_ad_client(
+        r#"{"client_id": "ca-local-1", "creatives": [{"id": "c1", "placement": "article",
+            "rule_id": "r1", "sponsor": "Main St Bakery", "title": "Fresh bread",
+            "url": "https://bakery.example/", "revenue": 0.12, "floor_price": 0.05}]}"#,
+    )
+    .unwrap();
+    let config = ApiConfig {
+        ads: Some(ads),
+        ..support::config()
+    };
+    let app = support::start(support::sqlite_store().await.unwrap(), config).await;
+    let cfg: Value = app.get("/api/app/config").await.json().await.unwrap();
+    assert_eq!(cfg["data"]["ads"]["adn_id"], 37);
+    for path in ["/", "/fr/latest", "/article/1"] {
+        let html = app.get(path).await.text().await.unwrap();
+        assert_eq!(payload(&html)["ads"], cfg["data"]["ads"], "{path}");
+    }
+}

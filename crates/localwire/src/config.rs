@@ -272,6 +272,10 @@ pub struct ServeArgs {
     /// Operators: signed-in accounts with these emails (comma-separated) see usage.
     #[arg(long, env = "LOCALWIRE_ADMIN_EMAILS", default_value = "")]
     pub admin_emails: String,
+    /// The operator's ad client: a JSON file of text ads (client_id, adn_id, creatives),
+    /// read and checked at start. Without it no ad slot renders (D345).
+    #[arg(long = "ads", env = "LOCALWIRE_ADS", value_name = "FILE")]
+    pub ads: Option<std::path::PathBuf>,
 }
 
 /// Google and Facebook sign-in. A provider without a client id is off.
@@ -383,6 +387,7 @@ impl ServeArgs {
             "LOCALWIRE_PUSH_SUBJECT must be a mailto: or https: address: {subject}"
         );
         let public_url = self.public_url.clone().filter(|u| !u.trim().is_empty());
+        let ads = self.ad_client()?;
         let alerts_user_agent = api::weather::alerts::user_agent(public_url.as_deref());
         Ok(api::ApiConfig {
             sign_word: self.sign_word.clone(),
@@ -434,8 +439,21 @@ impl ServeArgs {
                 allow_private: ingest::fetch::allow_private_from_env(),
                 ..Default::default()
             },
+            ads,
             ..api::ApiConfig::default()
         })
+    }
+
+    /// `--ads FILE` read and checked (D345): a bad file stops the start, naming the field.
+    fn ad_client(&self) -> Result<Option<api::ads::AdClient>> {
+        let Some(path) = self.ads.as_ref().filter(|p| !p.as_os_str().is_empty()) else {
+            return Ok(None);
+        };
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("LOCALWIRE_ADS: cannot read {}", path.display()))?;
+        let ads = api::ads::parse_ad_client(&text)
+            .with_context(|| format!("LOCALWIRE_ADS: {} is not a valid ad client", path.display()))?;
+        Ok(Some(ads))
     }
 }
 

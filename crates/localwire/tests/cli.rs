@@ -177,3 +177,78 @@ fn http_get(addr: &str, path: &str) -> String {
     s.read_to_string(&mut out).unwrap();
     out
 }
+
+/// Starts `serve` with `extra` flags; answers its address and the child to stop.
+fn serve_with(name: &str, extra: &[&str]) -> (std::process::Child, String) {
+    let dir = temp_dir(name);
+    let mut child = bin()
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(&dir)
+        .args(extra)
+        .env_remove("LOCALWIRE_ADS")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim().rsplit(' ').next().unwrap().to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "{line}");
+    (
+        child,
+        url.trim_start_matches("http://").trim_end_matches('/').to_string(),
+    )
+}
+
+fn app_config_ads(addr: &str) -> serde_json::Value {
+    let reply = http_get(addr, "/api/app/config");
+    let body = reply.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let v: serde_json::Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {reply}"));
+    v["data"]["ads"].clone()
+}
+
+const AD_CLIENT: &str = r#"{"client_id": "ca-local-1", "creatives": [
+  {"id": "c1", "placement": "feed", "rule_id": "r1", "sponsor": "Main St Bakery",
+   "title": "Fresh bread", "url": "https://bakery.example/", "revenue": 0.12, "floor_price": 0.05}]}"#;
+
+#[test]
+fn d345_app_config_has_no_ads_by_default_and_the_operators_client_with_ads() {
+    let (mut child, addr) = serve_with("ads-off", &[]);
+    let ads = app_config_ads(&addr);
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(ads.is_null(), "no ad client configured: ads is null, got {ads}");
+
+    let file = temp_dir("ads-file").join("ads.json");
+    std::fs::write(&file, AD_CLIENT).unwrap();
+    let (mut child, addr) = serve_with("ads-on", &["--ads", file.to_str().unwrap()]);
+    let ads = app_config_ads(&addr);
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert_eq!(ads["client_id"], "ca-local-1");
+    assert_eq!(ads["adn_id"], 37, "SPEC §9 default adn_id 37");
+    assert_eq!(ads["creatives"][0]["placement"], "feed");
+    assert_eq!(ads["creatives"][0]["revenue"], 0.12);
+    assert_eq!(ads["creatives"][0]["langs"], serde_json::json!(["en", "es", "fr"]));
+}
+
+#[test]
+fn d345_a_bad_ad_client_file_stops_the_start_naming_the_field() {
+    let file = temp_dir("ads-bad").join("ads.json");
+    std::fs::write(&file, AD_CLIENT.replace("https://bakery", "http://bakery")).unwrap();
+    let out = bin()
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(temp_dir("ads-bad-data"))
+        .env("LOCALWIRE_ADS", &file)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("LOCALWIRE_ADS"), "{err}");
+    assert!(
+        err.contains("creatives[0].url must be an absolute https:// address"),
+        "{err}"
+    );
+}

@@ -2,7 +2,11 @@
  * The first-load payload the server inlines as
  * `<script type="application/json" id="lw-payload">` (D20). Absent in `vite dev`.
  */
+import type { components } from '../lib/api/schema';
 import { isLocale, type Locale } from '../lib/locale';
+
+/** The operator's ad client as the app config gives it (D345). */
+type AdClient = components['schemas']['AdClient'];
 
 export interface PayloadError {
   status: number;
@@ -34,6 +38,11 @@ export interface Payload {
   data: unknown;
   /** `query` + `data`, then each of `extra`: the first screen's calls and their data. */
   calls: PayloadCall[];
+  /**
+   * The app config's `ads` (D345): `null` when the server has no ad client; absent
+   * (undefined) when the page has no payload field for it (`vite dev`, an older server).
+   */
+  ads?: AdClient | null;
 }
 
 function readQuery(raw: unknown, data: unknown): PayloadCall | null {
@@ -93,6 +102,10 @@ export function parsePayload(text: string | null | undefined): Payload | null {
         : null,
     data: raw.data ?? null,
     calls: readCalls(raw),
+    ads:
+      raw.ads === null || (raw.ads && typeof raw.ads === 'object')
+        ? (raw.ads as AdClient | null)
+        : undefined,
   };
 }
 

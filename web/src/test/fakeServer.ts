@@ -122,4 +122,6 @@ export const appConfig = {
     },
   },
   route_rules: [],
+  // No ad client: the server's default (D345).
+  ads: null,
 };

@@ -409,6 +409,9 @@ fn render_page(
         // The word the app signs its calls with (§7): the one this server runs with, not
         // the app's build-time default (D200; not a secret, README "The sign word").
         "signWord": state.config.sign_word,
+        // The app config's `ads` (D345): the ad slots know at their first render whether
+        // they show, so an ad never moves the page and no call is made to find out.
+        "ads": state.config.ads,
         "params": params,
         "error": error,
         "data": null,

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { useRouteHandle } from '../../../app/context';
 import { Section } from '../../../components/Screen';
 import { localizePath } from '../../../lib/locale';
+import { AdSlot } from '../../ads';
 import type { NewsDetail } from '../api';
 import { hostOf } from '../format';
 import { useAfterFirstPaint } from '../hooks';
@@ -188,6 +189,9 @@ export function ArticleView({
           </ul>
         </Section>
       )}
+      {/* The article's ad slot (D345): below the story and its coverage, after the first
+          paint, so nothing the server wrote moves; only for the story itself, not a preview. */}
+      {belowFold && body === undefined && <AdSlot key={news.news_id} placement="article" />}
       {related.length > 0 && belowFold && (
         <Section
           title={placeName ? t('Article_MoreFrom', { place: placeName }) : t('Article_MoreNearby')}

@@ -1,7 +1,8 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { Fragment, useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/Screen';
+import { useFeedAds } from '../../ads';
 import { watchNear } from '../../../lib/viewport';
 import type { NewsItem, Page } from '../model';
 import { dataFetchStatus } from '../status';
@@ -28,6 +29,9 @@ export function pagedItems<T>(
   return out;
 }
 
+/** The class of a list entry that is not one of the items (an ad slot). */
+const EXTRA_ENTRY = 'news-list__extra';
+
 /**
  * The §4 states of a paged list: pending (skeleton), error (retry), success empty
  * (empty state) or the items, then more pages: automatically when the end comes within
@@ -42,10 +46,13 @@ export function PagedList<T, P extends Page<T>>({
   skeleton = 4,
   listClassName = 'news-list',
   moreLabel,
+  after,
 }: {
   query: PagedQuery<P>;
   itemKey: (item: T) => string | number;
   renderItem: (item: T, index: number) => ReactNode;
+  /** What follows the item at an index in a list entry of its own (an ad slot, D345). */
+  after?: (index: number) => ReactNode;
   /** Show only the first items and never page (home sections). */
   limit?: number;
   empty: ReactNode;
@@ -65,7 +72,10 @@ export function PagedList<T, P extends Page<T>>({
     const from = focusFrom.current;
     if (from === null || query.isFetchingNextPage || items.length <= from) return;
     focusFrom.current = null;
-    list.current?.children[from]?.querySelector<HTMLElement>('a')?.focus();
+    const entries = Array.from(list.current?.children ?? []).filter(
+      (li) => !li.classList.contains(EXTRA_ENTRY),
+    );
+    entries[from]?.querySelector<HTMLElement>('a')?.focus();
   }, [query.isFetchingNextPage, items.length]);
 
   if (status === 'idle') return null;
@@ -85,9 +95,15 @@ export function PagedList<T, P extends Page<T>>({
         className={listClassName}
         data-placeholder={query.isPlaceholderData || undefined}
       >
-        {items.map((item, index) => (
-          <li key={itemKey(item)}>{renderItem(item, index)}</li>
-        ))}
+        {items.map((item, index) => {
+          const extra = after?.(index);
+          return (
+            <Fragment key={itemKey(item)}>
+              <li>{renderItem(item, index)}</li>
+              {extra != null && <li className={EXTRA_ENTRY}>{extra}</li>}
+            </Fragment>
+          );
+        })}
       </ul>
       {!limit && query.isFetchNextPageError && (
         <ErrorState compact error={query.error} onRetry={() => void query.fetchNextPage()} />
@@ -162,12 +178,16 @@ export function NewsFeed({
   variant?: CardVariant;
   leadFirst?: boolean;
 }) {
+  // Ad slots (D345) only in paging feeds: a home section's few cards are the server's
+  // first screen, which a slot would push down once the app took over.
+  const feedAds = useFeedAds();
   return (
     <PagedList<NewsItem, Page<NewsItem>>
       query={query}
       itemKey={(item) => item.news_id}
       limit={limit}
       empty={empty}
+      after={limit ? undefined : (feedAds ?? undefined)}
       renderItem={(item, index) => (
         <NewsCard item={item} terms={terms} variant={leadFirst && index === 0 ? 'lead' : variant} />
       )}
