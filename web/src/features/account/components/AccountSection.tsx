@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useModalDialog } from '../../../components/useModalDialog';
-import { useCallback, useId, useRef, useState } from 'react';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useRouteHandle, useServices } from '../../../app/context';
@@ -255,65 +255,28 @@ function DownloadData() {
 }
 
 /** The confirmation: what goes, that it cannot be undone; Cancel first. */
-function DeleteDialog({
-  onCancel,
-  onConfirm,
-  busy,
-  error,
-}: {
+function DeleteDialog(props: {
   onCancel: () => void;
   onConfirm: () => void;
   busy: boolean;
   error: string | null;
 }) {
   const { t } = useTranslation();
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const whatId = useId();
-
-  useModalDialog(ref, onCancel);
-
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      role="alertdialog"
-      aria-labelledby={titleId}
-      aria-describedby={whatId}
+    <ConfirmDialog
+      title={t('Account_DeleteTitle')}
+      confirmLabel={t('Account_DeleteConfirm')}
+      {...props}
     >
-      <h2 id={titleId} className="dialog__title">
-        {t('Account_DeleteTitle')}
-      </h2>
-      <div id={whatId}>
-        <p>{t('Account_DeleteWhat')}</p>
-        <ul className="account__delete-list">
-          <li>{t('Account_DeleteProfile')}</li>
-          <li>{t('Account_DeleteSignIns')}</li>
-          <li>{t('Account_DeleteSessions')}</li>
-          <li>{t('Account_DeleteReading')}</li>
-        </ul>
-        <p>{t('Account_DeleteFinal')}</p>
-      </div>
-      {error && (
-        <p role="alert" className="dialog__error">
-          {error}
-        </p>
-      )}
-      <div className="dialog__actions">
-        <button type="button" className="button" onClick={onCancel} disabled={busy}>
-          {t('Account_Cancel')}
-        </button>
-        <button
-          type="button"
-          className="button button--danger"
-          onClick={onConfirm}
-          disabled={busy}
-          aria-busy={busy}
-        >
-          {t('Account_DeleteConfirm')}
-        </button>
-      </div>
-    </dialog>
+      <p>{t('Account_DeleteWhat')}</p>
+      <ul className="account__delete-list">
+        <li>{t('Account_DeleteProfile')}</li>
+        <li>{t('Account_DeleteSignIns')}</li>
+        <li>{t('Account_DeleteSessions')}</li>
+        <li>{t('Account_DeleteReading')}</li>
+      </ul>
+      <p>{t('Account_DeleteFinal')}</p>
+    </ConfirmDialog>
   );
 }
 

@@ -1,8 +1,8 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useCallback, useId, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState, Section } from '../../../components/Screen';
-import { useModalDialog } from '../../../components/useModalDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { isApiError } from '../../../lib/api';
 import { ErrorState, relativeTime } from '../../news';
 import { usePopup } from '../../popup';
@@ -16,13 +16,10 @@ function errorText(error: unknown, fallback: string): string {
   return isApiError(error) && error.message ? error.message : fallback;
 }
 
-/** Remove needs a yes: the server stops reading the feed. Cancel comes first. */
+/** Remove needs a yes: the server stops reading the feed and drops its stories. */
 function RemoveDialog({
   feed,
-  onCancel,
-  onConfirm,
-  busy,
-  error,
+  ...props
 }: {
   feed: FeedRow;
   onCancel: () => void;
@@ -31,42 +28,14 @@ function RemoveDialog({
   error: string | null;
 }) {
   const { t } = useTranslation();
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const whatId = useId();
-  useModalDialog(ref, onCancel);
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      role="alertdialog"
-      aria-labelledby={titleId}
-      aria-describedby={whatId}
+    <ConfirmDialog
+      title={t('Admin_RemoveTitle')}
+      confirmLabel={t('Admin_RemoveConfirm')}
+      {...props}
     >
-      <h2 id={titleId} className="dialog__title">
-        {t('Admin_RemoveTitle')}
-      </h2>
-      <p id={whatId}>{t('Admin_RemoveWhat', { publisher: feed.publisher, url: feed.url })}</p>
-      {error && (
-        <p role="alert" className="dialog__error">
-          {error}
-        </p>
-      )}
-      <div className="dialog__actions">
-        <button type="button" className="button" onClick={onCancel} disabled={busy}>
-          {t('Account_Cancel')}
-        </button>
-        <button
-          type="button"
-          className="button button--danger"
-          onClick={onConfirm}
-          disabled={busy}
-          aria-busy={busy}
-        >
-          {t('Admin_RemoveConfirm')}
-        </button>
-      </div>
-    </dialog>
+      <p>{t('Admin_RemoveWhat', { publisher: feed.publisher, url: feed.url })}</p>
+    </ConfirmDialog>
   );
 }
 
