@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
+  controlProviders,
   launchBrowser,
   newPage,
   providerArgs,
@@ -19,15 +20,6 @@ if (process.env.LOCALWIRE_BIN && skipWithoutBinaries()) {
   throw new Error(skipWithoutBinaries());
 }
 const skip = skipWithoutBinaries();
-
-async function control(fakes, body) {
-  const response = await fetch(fakes.control_url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  assert.ok(response.ok, `control ${response.status}`);
-}
 
 async function apiUser(context, serverUrl) {
   const token = decodeURIComponent((await waitForCookie(context, 'token')).value);
@@ -57,9 +49,9 @@ describe('Signing in with Google and Facebook', { skip }, () => {
   });
 
   it('a guest sets a city, signs in by popup, keeps the city, opens /user, logs out and is a new guest', async () => {
-    await control(fakes, { reset: true });
+    await controlProviders(fakes, { reset: true });
     // A photo this machine can load (offline): a static file of ours.
-    await control(fakes, {
+    await controlProviders(fakes, {
       google_user: {
         sub: '108765432109876543210',
         email: 'ada@example.com',
@@ -136,7 +128,7 @@ describe('Signing in with Google and Facebook', { skip }, () => {
   });
 
   it('a guest on /user is asked to sign in and lands there afterwards', async () => {
-    await control(fakes, { reset: true });
+    await controlProviders(fakes, { reset: true });
     const { context, page } = await newPage(browser);
     try {
       await page.goto(`${server.url}/user/favorites`);
@@ -155,9 +147,9 @@ describe('Signing in with Google and Facebook', { skip }, () => {
   });
 
   it('a provider that hangs: the dialog says so within 10 s and the page keeps working', async () => {
-    await control(fakes, { reset: true });
+    await controlProviders(fakes, { reset: true });
     // Its token endpoint never answers: the server gives up after 8 s (§8).
-    await control(fakes, { google_fault: 'Hang' });
+    await controlProviders(fakes, { google_fault: 'Hang' });
     const { context, page } = await newPage(browser);
     try {
       await page.goto(`${server.url}/`);
@@ -177,7 +169,7 @@ describe('Signing in with Google and Facebook', { skip }, () => {
       const { user } = await apiUser(context, server.url);
       assert.equal(user.account_type, 0, 'still a guest, session intact');
     } finally {
-      await control(fakes, { reset: true });
+      await controlProviders(fakes, { reset: true });
       await context.close();
     }
   });

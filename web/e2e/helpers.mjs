@@ -529,6 +529,16 @@ export async function startFakeProviders() {
   return { ...JSON.parse(first), stop: () => child.kill('SIGTERM') };
 }
 
+/** Tells the loopback providers who signs in next, or resets them (`{ reset: true }`). */
+export async function controlProviders(fakes, body) {
+  const response = await fetch(fakes.control_url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`fake-providers control answered ${response.status}`);
+}
+
 /** `localwire serve` flags that point sign-in at the loopback providers. */
 export function providerArgs(fakes, { facebook = true } = {}) {
   const args = [

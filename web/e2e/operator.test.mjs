@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
+  controlProviders,
   launchBrowser,
   newPage,
   providerArgs,
@@ -49,15 +50,6 @@ function loopbackSite() {
   });
 }
 
-async function control(fakes, body) {
-  const response = await fetch(fakes.control_url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  assert.ok(response.ok, `control ${response.status}`);
-}
-
 describe("The operator's view", { skip }, () => {
   let fakes;
   let site;
@@ -81,6 +73,21 @@ describe("The operator's view", { skip }, () => {
     site?.stop();
     fakes?.stop();
   });
+
+  /** Opens /admin, whose guard asks to sign in, and signs in with the loopback Google as `who`. */
+  async function signInAtAdmin(context, page, who) {
+    await controlProviders(fakes, { reset: true });
+    await controlProviders(fakes, {
+      google_user: { ...who, email_verified: true, picture: `${server.url}/static/country/us.png` },
+    });
+    await page.goto(`${server.url}/admin`);
+    const dialog = page.getByRole('dialog', { name: 'Sign in' });
+    await dialog.waitFor();
+    await Promise.all([
+      context.waitForEvent('page'),
+      dialog.getByRole('button', { name: 'Continue with Google' }).click(),
+    ]);
+  }
 
   it("a reader's queued page view leaves by beacon on unload, and the operator sees and exports it, then manages a feed", async () => {
     // The reader: a page view is queued (the queue waits 1000 ms for more, §9.11), and the
@@ -110,28 +117,16 @@ describe("The operator's view", { skip }, () => {
     }
 
     // The operator signs in from /admin and lands there.
-    await control(fakes, { reset: true });
-    await control(fakes, {
-      google_user: {
-        sub: '100000000000000000042',
-        email: OPERATOR,
-        email_verified: true,
-        name: 'Olive Operator',
-        picture: `${server.url}/static/country/us.png`,
-      },
-    });
     const { context, page, problems } = await newPage(browser, {
       viewport: { width: 1280, height: 900 },
       acceptDownloads: true,
     });
     try {
-      await page.goto(`${server.url}/admin`);
-      const dialog = page.getByRole('dialog', { name: 'Sign in' });
-      await dialog.waitFor();
-      await Promise.all([
-        context.waitForEvent('page'),
-        dialog.getByRole('button', { name: 'Continue with Google' }).click(),
-      ]);
+      await signInAtAdmin(context, page, {
+        sub: '100000000000000000042',
+        email: OPERATOR,
+        name: 'Olive Operator',
+      });
       await page.waitForURL(`${server.url}/admin`, { timeout: 15_000 });
 
       // Usage: today's page view is counted, the top list names the page, the export has it.
@@ -188,25 +183,13 @@ describe("The operator's view", { skip }, () => {
   });
 
   it('a signed-in reader who is not an operator is told how to become one', async () => {
-    await control(fakes, { reset: true });
-    await control(fakes, {
-      google_user: {
-        sub: '100000000000000000043',
-        email: 'reader@example.com',
-        email_verified: true,
-        name: 'Rita Reader',
-        picture: `${server.url}/static/country/us.png`,
-      },
-    });
     const { context, page } = await newPage(browser);
     try {
-      await page.goto(`${server.url}/admin`);
-      const dialog = page.getByRole('dialog', { name: 'Sign in' });
-      await dialog.waitFor();
-      await Promise.all([
-        context.waitForEvent('page'),
-        dialog.getByRole('button', { name: 'Continue with Google' }).click(),
-      ]);
+      await signInAtAdmin(context, page, {
+        sub: '100000000000000000043',
+        email: 'reader@example.com',
+        name: 'Rita Reader',
+      });
       await page.getByText(/This page is for operators/).waitFor({ timeout: 15_000 });
       assert.equal(new URL(page.url()).pathname, '/admin');
     } finally {
