@@ -147,8 +147,8 @@ fn fetcher(state: &AppState) -> Result<Fetcher, ApiError> {
     Fetcher::new(state.config.feed_fetch.clone()).map_err(|e| ApiError::Internal(e.to_string()))
 }
 
-/// Add a feed: it is read once (to check it and learn its title when no name is given),
-/// then fetched with the others from the next ingestion round.
+/// Add a feed: its details are checked, then it is read once (to check it and learn its
+/// title when no name is given), then fetched with the others from the next ingestion round.
 #[utoipa::path(post, path = "/api/admin/feeds/add", tag = "admin", request_body = AddFeedRequest,
     params(crate::openapi::SignedHeaders),
     responses((status = 200, description = "Envelope with the added `{feed}`", body = FeedAnswer),
@@ -158,16 +158,9 @@ pub async fn add(State(state): State<AppState>, call: Signed<AddFeedRequest>) ->
     require_operator(&state, call.token.as_deref()).await?;
     let req = call.body;
     let url = web_feed_url(&req.url)?;
-    let title = adding::feed_title(&fetcher(&state)?, &url)
-        .await
-        .map_err(|e| ApiError::BadRequest(format!("The feed could not be read: {e}")))?;
-    let name = match req.name.trim() {
-        "" => title,
-        given => given.to_string(),
-    };
-    let input = PublisherInput {
+    let mut input = PublisherInput {
         feed_url: url.to_string(),
-        name,
+        name: req.name.trim().to_string(),
         home_url: req.home_url,
         location: Location {
             country: req.country,
@@ -178,6 +171,29 @@ pub async fn add(State(state): State<AppState>, call: Signed<AddFeedRequest>) ->
         category: req.category,
         ..PublisherInput::default()
     };
+    // Everything that can be checked without the network first: a wrong city or a known
+    // address is said at once, and nothing is fetched for it.
+    let checked = PublisherInput {
+        name: if input.name.is_empty() {
+            "unnamed".into()
+        } else {
+            input.name.clone()
+        },
+        ..input.clone()
+    };
+    publishers::to_store(&checked).map_err(|e| ApiError::BadRequest(format!("Not added: {e}.")))?;
+    let known = url.to_string();
+    if state.store.feeds().await?.iter().any(|f| f.url == known) {
+        return Err(ApiError::BadRequest(format!(
+            "Not added: {known}: the feed is already registered."
+        )));
+    }
+    let title = adding::feed_title(&fetcher(&state)?, &url)
+        .await
+        .map_err(|e| ApiError::BadRequest(format!("The feed could not be read: {e}")))?;
+    if input.name.is_empty() {
+        input.name = title;
+    }
     let publisher = publishers::to_store(&input).map_err(|e| ApiError::BadRequest(format!("Not added: {e}.")))?;
     let report = state
         .store
