@@ -31,8 +31,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add a feed: it is read once (to check it and learn its title when no name is given),
-         *     then fetched with the others from the next ingestion round.
+         * Add a feed: its details are checked, then it is read once (to check it and learn its
+         *     title when no name is given), then fetched with the others from the next ingestion round.
          */
         post: operations["add"];
         delete?: never;
