@@ -49,6 +49,13 @@ pub struct AccountInfo {
     pub operator: bool,
 }
 
+/// Whether an account's email is one of `--admin-emails` (compared in lower case): an
+/// operator of this server (D335, D337).
+pub fn is_operator(state: &AppState, email: &str) -> bool {
+    let email = email.trim().to_ascii_lowercase();
+    !email.is_empty() && state.config.admin_emails.contains(&email)
+}
+
 /// The signed-in reader and the providers linked to them.
 #[utoipa::path(post, path = "/api/user/account", tag = "user", request_body = Empty,
     params(crate::openapi::SignedHeaders),
@@ -70,7 +77,7 @@ pub async fn account(State(state): State<AppState>, call: Signed<Empty>) -> Resu
             last_used_at: i.last_used_at_ms,
         })
         .collect();
-    let operator = crate::operator::is_operator(&state, &session.user.email);
+    let operator = is_operator(&state, &session.user.email);
     Ok(ok(AccountInfo {
         user: session.user,
         identities,

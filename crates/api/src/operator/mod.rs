@@ -6,7 +6,7 @@
 
 pub mod feeds;
 
-use crate::account::require_account;
+use crate::account::{is_operator, require_account};
 use crate::envelope::{ApiError, ok};
 use crate::signed::Signed;
 use crate::state::AppState;
@@ -84,12 +84,6 @@ pub fn range_ms(r: &RangeRequest) -> Result<(i64, i64), ApiError> {
         )));
     }
     Ok((from * DAY_MS, (to + 1) * DAY_MS))
-}
-
-/// Whether an account's email is one of `--admin-emails` (compared in lower case).
-pub fn is_operator(state: &AppState, email: &str) -> bool {
-    let email = email.trim().to_ascii_lowercase();
-    !email.is_empty() && state.config.admin_emails.contains(&email)
 }
 
 /// 403 unless the token is a signed-in account whose email is an operator's.
