@@ -9,6 +9,7 @@ mod support;
 
 use api::weather::WeatherConfig;
 use api::weather::alerts::AlertsConfig;
+use api::weather::kept::Timing;
 use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -265,8 +266,11 @@ async fn d286_kept_alerts_are_served_at_once_while_one_call_renews_them() {
     let app = app(
         &url,
         AlertsConfig {
-            fresh_for: Duration::from_millis(300),
-            retry_after: Duration::from_millis(0),
+            timing: Timing {
+                fresh_for: Duration::from_millis(300),
+                retry_after: Duration::from_millis(0),
+                ..alerts_config(&url).timing
+            },
             ..alerts_config(&url)
         },
     )

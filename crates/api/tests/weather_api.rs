@@ -6,6 +6,7 @@
 mod support;
 
 use api::weather::WeatherConfig;
+use api::weather::kept::Timing;
 use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
@@ -188,8 +189,11 @@ async fn a_stale_forecast_is_served_at_once_while_one_call_renews_it_and_kept_wh
     let (up, url) = upstream(ANSWER).await;
     let app = app(WeatherConfig {
         url,
-        fresh_for: Duration::from_millis(300),
-        retry_after: Duration::from_millis(0),
+        timing: Timing {
+            fresh_for: Duration::from_millis(300),
+            retry_after: Duration::from_millis(0),
+            ..WeatherConfig::default().timing
+        },
         ..Default::default()
     })
     .await;

@@ -13,10 +13,28 @@ use tokio::sync::watch;
 /// How long answers stay fresh and kept, and how long readers and retries wait.
 #[derive(Debug, Clone, Copy)]
 pub struct Timing {
+    /// An answer younger than this is served as is.
     pub fresh_for: Duration,
+    /// An older answer, up to this age, is still served while one call renews it.
     pub keep_for: Duration,
+    /// After a failed call, no new call for the same city before this.
     pub retry_after: Duration,
+    /// The longest a reader waits for the upstream when nothing is kept.
     pub wait: Duration,
+}
+
+/// Both weather calls' shared waits: a failed call is not repeated for a minute, and a
+/// reader waits at most 800 ms for an upstream when nothing is kept (D283). Each call
+/// sets its own freshness.
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            fresh_for: Duration::from_secs(5 * 60),
+            keep_for: Duration::from_secs(3600),
+            retry_after: Duration::from_secs(60),
+            wait: Duration::from_millis(800),
+        }
+    }
 }
 
 struct Entry<T> {

@@ -25,14 +25,8 @@ pub struct WeatherConfig {
     pub url: String,
     /// Serve made-up, labelled weather without any network (`serve --demo`, D282).
     pub demo: bool,
-    /// An answer younger than this is served as is.
-    pub fresh_for: Duration,
-    /// An older answer, up to this age, is still served while one call renews it.
-    pub keep_for: Duration,
-    /// After a failed call, no new call for the same city before this.
-    pub retry_after: Duration,
-    /// The longest a reader waits for the upstream when nothing is kept.
-    pub wait: Duration,
+    /// How long a forecast is fresh and kept, and how long readers and retries wait.
+    pub timing: kept::Timing,
 }
 
 impl Default for WeatherConfig {
@@ -40,10 +34,11 @@ impl Default for WeatherConfig {
         WeatherConfig {
             url: open_meteo::DEFAULT_URL.into(),
             demo: false,
-            fresh_for: Duration::from_secs(15 * 60),
-            keep_for: Duration::from_secs(6 * 3600),
-            retry_after: Duration::from_secs(60),
-            wait: Duration::from_millis(800),
+            timing: kept::Timing {
+                fresh_for: Duration::from_secs(15 * 60),
+                keep_for: Duration::from_secs(6 * 3600),
+                ..kept::Timing::default()
+            },
         }
     }
 }
@@ -268,13 +263,7 @@ impl Weather {
 
     /// The kept answer for `city`, renewing it when due; waits at most `wait` when none is kept.
     pub(crate) async fn answer(&self, city: &'static geo::City) -> Result<Arc<Kept>, ApiError> {
-        let cfg = &self.0.config;
-        let timing = kept::Timing {
-            fresh_for: cfg.fresh_for,
-            keep_for: cfg.keep_for,
-            retry_after: cfg.retry_after,
-            wait: cfg.wait,
-        };
+        let timing = self.0.config.timing;
         let this = self.clone();
         self.0
             .kept

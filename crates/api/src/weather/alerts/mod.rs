@@ -32,14 +32,8 @@ pub struct AlertsConfig {
     pub user_agent: String,
     /// Serve labelled demo alerts without any network (`serve --demo`, D287).
     pub demo: bool,
-    /// A list younger than this is served as is.
-    pub fresh_for: Duration,
-    /// An older list, up to this age, is still served while one call renews it.
-    pub keep_for: Duration,
-    /// After a failed call, no new call for the same city before this.
-    pub retry_after: Duration,
-    /// The longest a reader waits for the upstream when nothing is kept.
-    pub wait: Duration,
+    /// How long a list is fresh and kept, and how long readers and retries wait.
+    pub timing: Timing,
 }
 
 impl Default for AlertsConfig {
@@ -49,10 +43,11 @@ impl Default for AlertsConfig {
             eccc_url: eccc::DEFAULT_URL.into(),
             user_agent: user_agent(None),
             demo: false,
-            fresh_for: Duration::from_secs(5 * 60),
-            keep_for: Duration::from_secs(3600),
-            retry_after: Duration::from_secs(60),
-            wait: Duration::from_millis(800),
+            timing: Timing {
+                fresh_for: Duration::from_secs(5 * 60),
+                keep_for: Duration::from_secs(3600),
+                ..Timing::default()
+            },
         }
     }
 }
@@ -347,13 +342,7 @@ impl WeatherAlerts {
 
     /// The kept list for `city`, renewing it when due; waits at most `wait` when none is kept.
     pub(crate) async fn answer(&self, city: &'static geo::City) -> Result<Arc<Kept>, ApiError> {
-        let cfg = &self.0.config;
-        let timing = Timing {
-            fresh_for: cfg.fresh_for,
-            keep_for: cfg.keep_for,
-            retry_after: cfg.retry_after,
-            wait: cfg.wait,
-        };
+        let timing = self.0.config.timing;
         let this = self.clone();
         self.0
             .kept
