@@ -28,7 +28,7 @@ import {
   subscribeBrowser,
   unsubscribeBrowser,
 } from './push';
-import { reportPermission } from './report';
+import { reportPermissionStatus } from '../report';
 
 function useKeyBase() {
   const user = useUser();
@@ -115,7 +115,8 @@ export function useTurnOn() {
     mutationFn: async (): Promise<BrowserState> => {
       const { public_key } = await services.api.get<{ public_key: string }>(KEY_PATH);
       const { granted, subscription } = await subscribeBrowser(public_key);
-      reportPermission(granted);
+      // SPEC §6.4: through the app's one reporter, granted 1, otherwise 0.
+      reportPermissionStatus(granted);
       if (!granted || !subscription) return permission() === 'denied' ? 'denied' : 'off';
       await services.api.post(SUBSCRIBE_PATH, {
         ...subscription,

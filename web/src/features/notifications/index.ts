@@ -5,5 +5,4 @@ export {
   NotificationsToggle,
   PublisherPushSwitch,
 } from './components/Notifications';
-export { lastReportedPermission, reportPermission } from './report';
 export { SERVICE_WORKER_URL } from './push';

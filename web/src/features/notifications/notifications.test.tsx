@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { envelope, guestUser, type Handler } from '../../test/fakeServer';
 import { installIntersectionObserver } from '../../test/intersection';
 import { feedPage, ledger, newsItem } from '../../test/newsFixtures';
 import { renderApp } from '../../test/renderApp';
-import { lastReportedPermission } from './report';
 
 const signedIn = {
   cookies: { deviceId: 'd', token: 't' },
@@ -53,6 +52,23 @@ function open(routes: Record<string, Handler>) {
 
 const posts = (server: ReturnType<typeof renderApp>['server'], path: string) =>
   server.requests.filter((r) => r.method === 'POST' && r.path === path);
+
+/** The §6.4 permission statuses the app's reporter has sent to /api/report (after its debounce). */
+async function reportedPermissions(server: ReturnType<typeof renderApp>['server']) {
+  let found: unknown[] = [];
+  await waitFor(
+    () => {
+      found = posts(server, '/api/report').flatMap((r) =>
+        (r.body as { data: Array<{ event: string; permission?: number }> }).data
+          .filter((e) => e.event === 'permissionStatus')
+          .map((e) => e.permission),
+      );
+      expect(found.length).toBeGreaterThan(0);
+    },
+    { timeout: 4000 },
+  );
+  return found;
+}
 
 /** The browser's push APIs (jsdom has none): a permission prompt and a push manager. */
 function installBrowserPush(answer: NotificationPermission) {
@@ -192,7 +208,7 @@ describe('turning notifications on and off', () => {
     await userEvent.click(on);
     expect(await screen.findByText('Notifications are on in this browser.')).toBeInTheDocument();
     expect(browser.requestPermission).toHaveBeenCalledTimes(1);
-    expect(lastReportedPermission()).toBe(1);
+    expect(await reportedPermissions(server)).toEqual([1]);
     expect(posts(server, '/api/user/push/subscribe')[0].body).toEqual({
       endpoint: 'https://push.example/abc',
       keys: { p256dh: 'BPub', auth: 'c2VjcmV0' },
@@ -212,7 +228,7 @@ describe('turning notifications on and off', () => {
     const { server } = open({ 'GET /api/push/key': () => envelope({ public_key: 'BPzAAA' }) });
     await userEvent.click(await screen.findByRole('button', { name: 'Turn on notifications' }));
     expect(await screen.findByText(/blocked for this site/)).toBeInTheDocument();
-    expect(lastReportedPermission()).toBe(0);
+    expect(await reportedPermissions(server)).toEqual([0]);
     expect(posts(server, '/api/user/push/subscribe')).toHaveLength(0);
   });
 });
