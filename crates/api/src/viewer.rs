@@ -23,7 +23,7 @@ pub async fn view_for(state: &AppState, token: Option<&str>, now_ms: i64) -> Arc
         return ReaderView::none();
     };
     let user = UserId(session.user.id);
-    match load(state, user).await {
+    match view_of(&*state.store, user).await {
         Ok(view) => {
             let view = if view.fingerprint().is_empty() {
                 ReaderView::none()
@@ -38,10 +38,6 @@ pub async fn view_for(state: &AppState, token: Option<&str>, now_ms: i64) -> Arc
             ReaderView::none()
         }
     }
-}
-
-async fn load(state: &AppState, user: UserId) -> store::Result<ReaderView> {
-    view_of(&*state.store, user).await
 }
 
 /// A reader's view read from the store, unkept: for work with no request behind it (the
