@@ -1,11 +1,13 @@
-//! Per-address rate limits for calls a script would hammer: sign-in starts, callbacks and
-//! native sign-in (and, later, reporting). A token bucket per client address: `burst`
-//! calls at once, then one every `every`. In memory, per process: several servers on one
+//! Per-address rate limits for calls a script would hammer: guest creation, sign-in starts,
+//! callbacks, native sign-in and reporting. A token bucket per client address: `burst`
+//! calls at once, then one every `every`. An IPv6 client is counted by its /64 (one
+//! subscriber's network: a host picks any address in it at will), an IPv4-mapped IPv6
+//! address as the IPv4 address it is. In memory, per process: several servers on one
 //! database each allow their own budget, which is still a small multiple.
 
 use axum::http::{HeaderMap, Request};
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -35,6 +37,7 @@ impl RateLimit {
 
     /// Take one call for `ip` at `now`: `Ok` or the seconds until the next is allowed.
     pub fn check(&self, ip: IpAddr, now: Instant) -> Result<(), u64> {
+        let ip = address_key(ip);
         let mut buckets = self.buckets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let burst = f64::from(self.burst);
         let per_sec = 1.0 / self.every.as_secs_f64().max(1e-9);
@@ -52,6 +55,21 @@ impl RateLimit {
             let wait = (1.0 - bucket.tokens) / per_sec;
             Err(wait.ceil().max(1.0) as u64)
         }
+    }
+}
+
+/// What a limit counts a client by: an IPv4 address itself (also when it comes
+/// IPv4-mapped), an IPv6 address by its /64.
+pub fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
     }
 }
 
@@ -91,6 +109,21 @@ mod tests {
         assert_eq!(limit.check(ip, t + Duration::from_secs(3)), Err(3));
         assert_eq!(limit.check(ip, t + Duration::from_secs(6)), Ok(()));
         assert_eq!(limit.check(ip, t + Duration::from_secs(6)), Err(6));
+    }
+
+    #[test]
+    fn an_ipv6_network_is_one_client_by_its_64() {
+        let limit = RateLimit::new(2, Duration::from_secs(60));
+        let t = Instant::now();
+        let a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff:ffff:ffff:fffe".parse().unwrap();
+        let next_net: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(limit.check(a, t), Ok(()));
+        assert_eq!(limit.check(b, t), Ok(()));
+        assert!(limit.check(a, t).is_err(), "another address of the same /64 shares its budget");
+        assert_eq!(limit.check(next_net, t), Ok(()), "the next /64 is another client");
+        let mapped: IpAddr = "::ffff:192.0.2.9".parse().unwrap();
+        assert_eq!(address_key(mapped), "192.0.2.9".parse::<IpAddr>().unwrap());
     }
 
     #[test]
