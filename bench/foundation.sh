@@ -30,7 +30,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$BIN" serve --addr "127.0.0.1:$PORT_APP" --data-dir "$WORK/data" --log warn >"$WORK/app.log" 2>&1 &
+# --forwarded-for: each init comes from its own network (bench/make_init_requests.py).
+"$BIN" serve --addr "127.0.0.1:$PORT_APP" --data-dir "$WORK/data" --log warn --forwarded-for >"$WORK/app.log" 2>&1 &
 APP_PID=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT_APP/healthz" >/dev/null && break; sleep 0.1; done
 

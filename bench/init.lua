@@ -14,9 +14,10 @@ function init(args)
   local nthreads = tonumber(args[2])
   for line in io.lines(args[1]) do
     if n % nthreads == tid then
-      local base, ts, nonce, sign = line:match("([^\t]+)\t([^\t]+)\t([^\t]+)\t([^\t]+)")
+      local base, ts, nonce, sign, address = line:match("([^\t]+)\t([^\t]+)\t([^\t]+)\t([^\t]+)\t([^\t]+)")
       requests[#requests + 1] = wrk.format("POST", "/api/user/init",
         { ["base"] = base, ["timestamp"] = ts, ["nonce"] = nonce, ["sign"] = sign,
+          ["X-Forwarded-For"] = address,
           ["Content-Type"] = "application/json", ["Accept-Encoding"] = "identity" }, "{}")
     end
     n = n + 1

@@ -1,6 +1,9 @@
 """Pre-sign POST /api/user/init requests for wrk (one per line: base, timestamp, nonce,
-sign, tab-separated), each with its own device id and nonce, as the web app signs them
-(SPEC §7: sign = uppercase MD5 of base + path + sign word + device id)."""
+sign, client address, tab-separated), each with its own device id and nonce, as the web
+app signs them (SPEC §7: sign = uppercase MD5 of base + path + sign word + device id).
+Each comes from its own IPv6 /64 (sent as X-Forwarded-For; the server runs with
+--forwarded-for): first visits come from many networks, and the per-address guest limit
+(D351) is measured with the most addresses it will ever track."""
 import hashlib
 import json
 import random
@@ -19,4 +22,5 @@ with open(out, "w") as f:
                           separators=(",", ":"))
         nonce = "".join(random.choice(alphabet) for _ in range(10))
         sign = hashlib.md5((base + "/user/init" + sign_word + device).encode()).hexdigest().upper()
-        f.write(f"{base}\t{now}\t{nonce}\t{sign}\n")
+        address = f"2001:db8:{i >> 16:x}:{i & 0xffff:x}::1"
+        f.write(f"{base}\t{now}\t{nonce}\t{sign}\t{address}\n")

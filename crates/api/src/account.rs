@@ -239,6 +239,6 @@ pub async fn delete(State(state): State<AppState>, call: Signed<DeleteRequest>) 
     let (_, session) = require_account(&state, call.token.as_deref()).await?;
     state.store.delete_user(UserId(session.user.id)).await?;
     tracing::info!("an account was deleted by its owner");
-    let guest: UserAndToken = start_guest(&state, &call.device, 0, String::new(), false).await?;
+    let guest: UserAndToken = start_guest(&state, &call.device, 0, String::new()).await?;
     Ok(ok(guest))
 }

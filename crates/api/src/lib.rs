@@ -10,6 +10,7 @@ pub mod demo_media;
 pub mod encrypted_answers;
 pub mod envelope;
 pub mod geo_api;
+pub mod guests;
 pub mod history;
 pub mod i18n;
 pub mod known_news;

@@ -43,6 +43,12 @@ impl RateLimit {
         let per_sec = 1.0 / self.every.as_secs_f64().max(1e-9);
         if buckets.len() >= MAX_TRACKED && !buckets.contains_key(&ip) {
             buckets.retain(|_, b| b.tokens + now.saturating_duration_since(b.at).as_secs_f64() * per_sec < burst);
+            // Still nearly full (many addresses at once, as from one big IPv6 block): start
+            // over rather than scan again on the next new address. Each scan then frees at
+            // least a tenth, so keeping track costs O(1) per call however many come.
+            if buckets.len() >= MAX_TRACKED / 10 * 9 {
+                buckets.clear();
+            }
         }
         let bucket = buckets.entry(ip).or_insert(Bucket { tokens: burst, at: now });
         let refilled = bucket.tokens + now.saturating_duration_since(bucket.at).as_secs_f64() * per_sec;
@@ -120,10 +126,25 @@ mod tests {
         let next_net: IpAddr = "2001:db8:1:3::1".parse().unwrap();
         assert_eq!(limit.check(a, t), Ok(()));
         assert_eq!(limit.check(b, t), Ok(()));
-        assert!(limit.check(a, t).is_err(), "another address of the same /64 shares its budget");
+        assert!(
+            limit.check(a, t).is_err(),
+            "another address of the same /64 shares its budget"
+        );
         assert_eq!(limit.check(next_net, t), Ok(()), "the next /64 is another client");
         let mapped: IpAddr = "::ffff:192.0.2.9".parse().unwrap();
         assert_eq!(address_key(mapped), "192.0.2.9".parse::<IpAddr>().unwrap());
+    }
+
+    #[test]
+    fn addresses_from_a_whole_ipv6_block_keep_tracking_bounded() {
+        let limit = RateLimit::new(30, Duration::from_secs(10));
+        let t = Instant::now();
+        for i in 0..(MAX_TRACKED as u32 + 5_000) {
+            let ip = IpAddr::V6(Ipv6Addr::new(0x2001, 0xdb8, (i >> 16) as u16, i as u16, 0, 0, 0, 1));
+            assert_eq!(limit.check(ip, t), Ok(()));
+        }
+        let tracked = limit.buckets.lock().unwrap().len();
+        assert!(tracked < MAX_TRACKED, "{tracked} tracked");
     }
 
     #[test]

@@ -62,6 +62,8 @@ pub struct ApiConfig {
     pub push: crate::push::service::PushConfig,
     /// Usage reports: retention and the per-address limit (D333).
     pub report: crate::report::config::ReportConfig,
+    /// Guests: how many one address may create, when idle ones are purged (D351, D352).
+    pub guests: crate::guests::GuestConfig,
     /// Emails of the operators, lower case (`--admin-emails`, D335).
     pub admin_emails: Vec<String>,
     /// How the operator's add-a-feed call may read a feed to learn its title: the feed
@@ -89,6 +91,7 @@ impl Default for ApiConfig {
             weather_alerts: Default::default(),
             push: Default::default(),
             report: Default::default(),
+            guests: Default::default(),
             admin_emails: Vec::new(),
             feed_fetch: ingest::fetch::FetchPolicy::default(),
             ads: None,
@@ -135,6 +138,8 @@ pub struct Inner {
     pub push: Arc<crate::push::service::Push>,
     /// Reports per address (D333).
     pub report_limit: crate::rate_limit::RateLimit,
+    /// New guests per address (D351).
+    pub guest_limit: crate::rate_limit::RateLimit,
 }
 
 impl AppState {
@@ -159,6 +164,7 @@ impl AppState {
             weather_alerts: crate::weather::alerts::WeatherAlerts::new(config.weather_alerts.clone()),
             push: Arc::new(crate::push::service::Push::new(config.push.clone())),
             report_limit: crate::rate_limit::RateLimit::new(config.report.burst, config.report.every),
+            guest_limit: crate::rate_limit::RateLimit::new(config.guests.burst, config.guests.every),
             config,
         }))
     }

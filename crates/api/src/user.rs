@@ -1,15 +1,18 @@
 //! `/api/user/*`: guest identity, user info, logout and location (SPEC §3.1, §4.1, §7).
 
 use crate::envelope::{ApiError, ok};
+use crate::rate_limit::client_ip;
 use crate::session::{compose_token, new_secret, parse_token, require_session, verifier_hash};
 use crate::signed::{DeviceBase, Signed};
 use crate::state::{AppState, now_ms};
-use axum::extract::State;
+use axum::extract::{FromRequest, Request, State};
 use axum::response::Response;
 use domain::geo::{Country, city_show, location_for_country};
 use domain::locale::Locale;
 use domain::user::UserServer;
 use serde::{Deserialize, Serialize};
+use std::net::IpAddr;
+use std::time::Instant;
 use store::{GuestSessionRequest, LocationUpdate, NewGuest, UserId};
 use utoipa::ToSchema;
 
@@ -60,24 +63,30 @@ fn new_guest(device: &DeviceBase, user_type: i32, channel: String) -> NewGuest {
     }
 }
 
-/// A guest session for a device: its own guest again (`reuse`, as init does) or a new one
-/// (as logout does).
+/// A new guest and its session for a device (a device id never leads back to an earlier
+/// guest: D350).
 pub(crate) async fn start_guest(
     state: &AppState,
     device: &DeviceBase,
     user_type: i32,
     channel: String,
-    reuse: bool,
 ) -> Result<UserAndToken, ApiError> {
-    start_session(state, device, new_guest(device, user_type, channel), reuse).await
+    start_session(state, device, new_guest(device, user_type, channel)).await
 }
 
-async fn start_session(
-    state: &AppState,
-    device: &DeviceBase,
-    guest: NewGuest,
-    reuse: bool,
-) -> Result<UserAndToken, ApiError> {
+/// Take one new guest from the address's budget (D351): 429 with Retry-After when spent.
+/// A call without a known address (a test server without connection info) is not counted.
+fn guest_budget(state: &AppState, ip: Option<IpAddr>) -> Result<(), ApiError> {
+    match ip {
+        Some(ip) => state
+            .guest_limit
+            .check(ip, Instant::now())
+            .map_err(|secs| ApiError::TooManyRequests { retry_after_secs: secs }),
+        None => Ok(()),
+    }
+}
+
+async fn start_session(state: &AppState, device: &DeviceBase, guest: NewGuest) -> Result<UserAndToken, ApiError> {
     let now = now_ms();
     let secret = new_secret();
     let req = GuestSessionRequest {
@@ -86,7 +95,6 @@ async fn start_session(
         verifier_hash: verifier_hash(&secret),
         now_ms: now,
         expires_at_ms: now.saturating_add(state.config.session_ttl_ms),
-        reuse_device_guest: reuse,
     };
     let session = state.store.start_guest_session(&req).await?;
     Ok(UserAndToken {
@@ -95,21 +103,38 @@ async fn start_session(
     })
 }
 
-/// Create (or fetch) the device's guest user and a session token (SPEC §4.2, §7.1).
+/// Create a guest user and a session token, or fetch the user of the token sent
+/// (SPEC §4.2, §7.1). Only a token leads to an existing user: a device id is a public label,
+/// so an init that names a known device without its token gets a new guest (D350).
 #[utoipa::path(post, path = "/api/user/init", tag = "user", request_body = InitRequest,
     params(crate::openapi::SignedHeaders),
-    responses((status = 200, description = "Envelope with `{user, token}`", body = UserAndToken),
-        (status = 400, description = "Bad signature, stale timestamp, reused nonce or invalid body")))]
-pub async fn init(State(state): State<AppState>, call: Signed<InitRequest>) -> Result<Response, ApiError> {
+    responses((status = 200, description = "Envelope with `{user, token}`: the token's own user and the same token when a live one is sent, else a new guest", body = UserAndToken),
+        (status = 400, description = "Bad signature, stale timestamp, reused nonce or invalid body"),
+        (status = 429, description = "Too many new guests from this address (an IPv6 /64); Retry-After says when to try again")))]
+pub async fn init(State(state): State<AppState>, req: Request) -> Result<Response, ApiError> {
+    let ip = client_ip(&req, state.config.trust_forwarded_for);
+    let call: Signed<InitRequest> = Signed::from_request(req, &state).await?;
     let user_type = call.body.user_type.unwrap_or(0);
     if !matches!(user_type, 0 | 1) {
         return Err(ApiError::BadRequest(
             "Field `user_type`: must be 0 (organic) or 1 (ad channel).".into(),
         ));
     }
+    if let Some(token) = call.token.as_deref()
+        && let Ok(session) = require_session(&state, Some(token), now_ms()).await
+    {
+        // The caller holds this user's token already: hand the same one back.
+        let mut user = session.user;
+        user.is_new_user = 0;
+        return Ok(ok(UserAndToken {
+            user,
+            token: token.trim().to_string(),
+        }));
+    }
+    guest_budget(&state, ip)?;
     let channel: String = call.body.channel.unwrap_or_default().trim().chars().take(64).collect();
     let guest = new_guest(&call.device, user_type, channel);
-    Ok(ok(start_session(&state, &call.device, guest, true).await?))
+    Ok(ok(start_session(&state, &call.device, guest).await?))
 }
 
 /// The signed-in or guest user behind the token (SPEC §7.3).
@@ -133,13 +158,17 @@ pub async fn info(State(state): State<AppState>, call: Signed<Empty>) -> Result<
 /// End the session and start a new guest one for the device (SPEC §4.1, §7.4).
 #[utoipa::path(post, path = "/api/user/logout", tag = "user", request_body = Empty,
     params(crate::openapi::SignedHeaders),
-    responses((status = 200, description = "Envelope with a new guest `{user, token}`", body = UserAndToken)))]
-pub async fn logout(State(state): State<AppState>, call: Signed<Empty>) -> Result<Response, ApiError> {
+    responses((status = 200, description = "Envelope with a new guest `{user, token}`", body = UserAndToken),
+        (status = 429, description = "Too many new guests from this address (an IPv6 /64); the session has ended all the same")))]
+pub async fn logout(State(state): State<AppState>, req: Request) -> Result<Response, ApiError> {
+    let ip = client_ip(&req, state.config.trust_forwarded_for);
+    let call: Signed<Empty> = Signed::from_request(req, &state).await?;
     if let Some(key) = call.token.as_deref().and_then(parse_token) {
         state.store.end_session(&key).await?;
     }
+    guest_budget(&state, ip)?;
     let guest = new_guest(&call.device, 0, String::new());
-    Ok(ok(start_session(&state, &call.device, guest, false).await?))
+    Ok(ok(start_session(&state, &call.device, guest).await?))
 }
 
 /// SPEC §7.11 payload.

@@ -46,7 +46,7 @@ async fn notify_fan_out_to_100_000_subscriptions() {
         tasks.spawn(async move {
             for (i, s) in subs.into_iter().enumerate() {
                 let device = format!("bench-{}", start + i);
-                let req = store::contract::request(&device, &format!("h-{device}"), domain::clock::now_ms(), true);
+                let req = store::contract::request(&device, &format!("h-{device}"), domain::clock::now_ms());
                 let user = UserId(store.start_guest_session(&req).await.expect("guest").user.id);
                 let sub = NewSubscription {
                     user,

@@ -462,7 +462,7 @@ async fn native_third_login_verifies_with_the_provider_first(env: &Env) {
     assert_eq!(info(env, "dev-native", token).await.0, 200);
     assert_eq!(info(env, "dev-native", &guest_token).await.0, 401, "rotated");
 
-    // Facebook, without a token from init: the device's guest is used.
+    // Facebook, without a token from init: a new guest signs in (never the device's, D350).
     let fb = FakeFacebookUser::default();
     let access = env.fake.mint_facebook_access_token(&fb);
     let (status, body) = env
@@ -551,6 +551,98 @@ async fn sign_in_starts_are_rate_limited_per_address(env: &Env) {
     assert_eq!(last.1["code"], 429);
 }
 
+/// D350: a session the guest had besides the one that signs in (another tab's, or one
+/// handed out for its device id before device ids stopped being credentials) does not
+/// open the account the guest becomes.
+async fn d350_a_guest_becoming_an_account_ends_its_other_sessions(env: &Env) {
+    let (guest, token) = env.app.guest("dev-upgrade-other").await;
+    let secret = api::session::new_secret();
+    let other_id = env
+        .app
+        .store
+        .start_account_session(&store::AccountSessionRequest {
+            user_id: store::UserId(guest["id"].as_i64().unwrap()),
+            device_id: "dev-upgrade-other".into(),
+            verifier_hash: api::session::verifier_hash(&secret),
+            label: "another browser".into(),
+            now_ms: support::now_ms(),
+            expires_at_ms: support::now_ms() + 86_400_000,
+        })
+        .await
+        .unwrap();
+    let other = api::session::compose_token(other_id, &secret);
+    assert_eq!(
+        info(env, "dev-upgrade-other", &other).await.0,
+        200,
+        "the other session was live"
+    );
+    let mut browser = Browser::new(&token);
+    let res = browser.sign_in(env, "google", "mode=popup").await;
+    assert_eq!(res.status(), 200);
+    let (status, body) = info(env, "dev-upgrade-other", &browser.token).await;
+    assert_eq!(
+        (status, body["data"]["id"].clone()),
+        (200, guest["id"].clone()),
+        "{body}"
+    );
+    assert_eq!(
+        info(env, "dev-upgrade-other", &other).await.0,
+        401,
+        "the other session ended"
+    );
+    assert_eq!(
+        info(env, "dev-upgrade-other", &token).await.0,
+        401,
+        "the signing-in session ended"
+    );
+}
+
+/// D350: a native sign-in that names a reader's device id but carries no token signs a new
+/// guest in; the reader's guest, its things and its session are untouched.
+async fn d350_native_sign_in_with_a_victims_device_id_never_takes_their_guest(env: &Env) {
+    let (victim, victim_token) = env.app.guest("dev-victim-native").await;
+    let follow = json!({"kind": "category", "value": "sports"});
+    let (status, _) = env
+        .app
+        .call("dev-victim-native", "/user/topics/follow", Some(&victim_token), follow)
+        .await;
+    assert_eq!(status, 200);
+    let attacker = FakeUser {
+        sub: "attacker-1".into(),
+        email: Some("attacker@example.org".into()),
+        ..FakeUser::default()
+    };
+    let id_token = env.fake.mint_google_id_token(&attacker, None);
+    let (status, body) = env
+        .app
+        .call(
+            "dev-victim-native",
+            "/user/third/login",
+            None,
+            json!({"type": 3, "id_token": id_token}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_ne!(body["data"]["user"]["id"], victim["id"], "not the victim's guest");
+    let attacker_token = body["data"]["token"].as_str().unwrap();
+    let (_, topics) = env
+        .app
+        .call(
+            "dev-victim-native",
+            "/user/topics/list",
+            Some(attacker_token),
+            json!({}),
+        )
+        .await;
+    assert_eq!(topics["data"]["list"], json!([]), "{topics}");
+    let (status, body) = info(env, "dev-victim-native", &victim_token).await;
+    assert_eq!(
+        (status, body["data"]["account_type"].as_i64()),
+        (200, Some(0)),
+        "still the victim's guest"
+    );
+}
+
 both_engines!(
     a_guest_signs_in_by_popup_keeping_the_city_and_the_session_rotates,
     a_second_device_signs_in_to_the_same_account_and_its_guest_merges,
@@ -563,6 +655,8 @@ both_engines!(
     account_page_calls_for_sessions_download_and_delete,
     native_third_login_verifies_with_the_provider_first,
     sign_in_starts_are_rate_limited_per_address,
+    d350_a_guest_becoming_an_account_ends_its_other_sessions,
+    d350_native_sign_in_with_a_victims_device_id_never_takes_their_guest,
 );
 
 /// A provider that is down or never answers: a clear message within 10 s, and the

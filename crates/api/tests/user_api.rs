@@ -44,12 +44,50 @@ async fn spec_7_1_init_creates_a_guest_with_token(app: &TestApp) {
     assert_eq!(secret.len(), 43, "256 random bits, base64url");
 }
 
-async fn spec_4_2_init_again_fetches_the_same_guest(app: &TestApp) {
-    let (a, token_a) = app.guest("dev-init-2").await;
-    let (b, token_b) = app.guest("dev-init-2").await;
-    assert_eq!(a["id"], b["id"]);
-    assert_eq!(b["is_new_user"], 0);
-    assert_ne!(token_a, token_b);
+async fn spec_4_2_init_with_its_token_fetches_the_same_guest(app: &TestApp) {
+    let (a, token) = app.guest("dev-init-2").await;
+    let (status, body) = app.call("dev-init-2", "/user/init", Some(&token), json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["user"]["id"], a["id"]);
+    assert_eq!(body["data"]["user"]["is_new_user"], 0);
+    assert_eq!(body["data"]["token"].as_str(), Some(token.as_str()), "the same session");
+}
+
+/// D350: the device id travels in the `base` header, a script-readable cookie and the
+/// operator's usage export; naming it without its token opens nothing of its guest.
+async fn d350_a_known_device_id_without_its_token_gets_a_new_guest(app: &TestApp) {
+    let (victim, victim_token) = app.guest("dev-victim").await;
+    let follow = json!({"kind": "category", "value": "sports"});
+    let (status, _) = app
+        .call("dev-victim", "/user/topics/follow", Some(&victim_token), follow)
+        .await;
+    assert_eq!(status, 200);
+    for stolen in [None, Some("1.not-the-secret"), Some("garbage")] {
+        let (status, body) = app.call("dev-victim", "/user/init", stolen, json!({})).await;
+        assert_eq!(status, 200, "{body}");
+        assert_ne!(
+            body["data"]["user"]["id"], victim["id"],
+            "a new guest, not the victim's"
+        );
+        assert_eq!(body["data"]["user"]["is_new_user"], 1);
+        let token = body["data"]["token"].as_str().unwrap();
+        let (_, topics) = app
+            .call("dev-victim", "/user/topics/list", Some(token), json!({}))
+            .await;
+        assert_eq!(
+            topics["data"]["list"],
+            json!([]),
+            "none of the victim's things: {topics}"
+        );
+    }
+    let (_, topics) = app
+        .call("dev-victim", "/user/topics/list", Some(&victim_token), json!({}))
+        .await;
+    assert_eq!(
+        topics["data"]["list"].as_array().map(Vec::len),
+        Some(1),
+        "the victim keeps theirs"
+    );
 }
 
 async fn spec_7_1_user_type_1_for_ad_channel(app: &TestApp) {
@@ -228,7 +266,8 @@ async fn d251_info_writes_last_seen_at_most_once_a_minute(app: &TestApp) {
 engine_tests!(
     d251_info_writes_last_seen_at_most_once_a_minute,
     spec_7_1_init_creates_a_guest_with_token,
-    spec_4_2_init_again_fetches_the_same_guest,
+    spec_4_2_init_with_its_token_fetches_the_same_guest,
+    d350_a_known_device_id_without_its_token_gets_a_new_guest,
     spec_7_1_user_type_1_for_ad_channel,
     spec_5_6_guest_from_unsupported_country_gets_default_location,
     spec_7_3_info_returns_the_user_of_the_token,
@@ -252,4 +291,68 @@ async fn expired_token_is_401_with_a_reason() {
     let (status, body) = app.call("dev-exp", "/user/info", Some(&token), json!({})).await;
     assert_eq!((status, body["message"].as_str()), (401, Some("Unauthorized")));
     assert!(body["data"]["reason"].as_str().unwrap().contains("expired"), "{body}");
+}
+
+/// Sends a signed init from `ip` (the server trusts `X-Forwarded-For` here).
+async fn init_from(app: &TestApp, ip: &str, token: Option<&str>) -> (u16, Option<String>, serde_json::Value) {
+    let base = support::base_for(&format!("dev-{}", support::nonce()), "en", "US");
+    let s = support::signing(&base, "/user/init");
+    let mut req = app
+        .http
+        .post(app.url("/api/user/init"))
+        .header("content-type", "application/json")
+        .header("base", &s.base)
+        .header("timestamp", &s.timestamp)
+        .header("nonce", &s.nonce)
+        .header("sign", &s.sign)
+        .header("x-forwarded-for", ip)
+        .body("{}");
+    if let Some(t) = token {
+        req = req.header("token", t);
+    }
+    let res = req.send().await.unwrap();
+    let status = res.status().as_u16();
+    let retry = res
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().to_string());
+    (status, retry, res.json().await.unwrap())
+}
+
+/// D351: one address (an IPv6 /64) makes a burst of guests, then one per interval; 429
+/// with the envelope and Retry-After past it; other addresses are not held up, and a
+/// reader who sends their token is answered whatever the budget.
+#[tokio::test]
+async fn d351_guest_creation_is_limited_per_address_and_ipv6_by_its_64() {
+    let store = support::sqlite_store().await.unwrap();
+    let config = api::ApiConfig {
+        trust_forwarded_for: true,
+        guests: api::guests::GuestConfig {
+            burst: 3,
+            every: std::time::Duration::from_secs(60),
+            ..Default::default()
+        },
+        ..support::config()
+    };
+    let app = support::start(store, config).await;
+    let mut token = None;
+    for ip in ["2001:db8:5:6::1", "2001:db8:5:6::2", "2001:db8:5:6:a:b:c:d"] {
+        let (status, _, body) = init_from(&app, ip, None).await;
+        assert_eq!(status, 200, "{body}");
+        token = body["data"]["token"].as_str().map(String::from);
+    }
+    let (status, retry, body) = init_from(&app, "2001:db8:5:6:ffff::9", None).await;
+    assert_eq!((status, body["code"].as_i64()), (429, Some(429)), "{body}");
+    assert_eq!(retry.as_deref(), Some("60"));
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("try again in 60 seconds"),
+        "a message a person can act on: {body}"
+    );
+    let (status, _, body) = init_from(&app, "2001:db8:5:6::1", token.as_deref()).await;
+    assert_eq!(status, 200, "fetching one's own guest creates nothing: {body}");
+    assert_eq!(init_from(&app, "2001:db8:5:7::1", None).await.0, 200, "the next /64");
+    assert_eq!(init_from(&app, "192.0.2.44", None).await.0, 200, "another address");
 }

@@ -269,6 +269,16 @@ pub struct ServeArgs {
     pub report_burst: u32,
     #[arg(long, env = "LOCALWIRE_REPORT_EVERY_MS", default_value_t = 500)]
     pub report_every_ms: u64,
+    /// New guests one address (an IPv6 /64) may create at once, then one per
+    /// --guest-every-ms (D351).
+    #[arg(long, env = "LOCALWIRE_GUEST_BURST", default_value_t = 30)]
+    pub guest_burst: u32,
+    #[arg(long, env = "LOCALWIRE_GUEST_EVERY_MS", default_value_t = 10_000)]
+    pub guest_every_ms: u64,
+    /// Guests not seen for this many days are deleted with their things, hourly; expired
+    /// sessions too. 0 keeps idle guests (D352).
+    #[arg(long, env = "LOCALWIRE_GUEST_IDLE_DAYS", default_value_t = 180)]
+    pub guest_idle_days: u32,
     /// Operators: signed-in accounts with these emails (comma-separated) see usage.
     #[arg(long, env = "LOCALWIRE_ADMIN_EMAILS", default_value = "")]
     pub admin_emails: String,
@@ -367,6 +377,8 @@ impl ServeArgs {
             "LOCALWIRE_REPORT_RETENTION_DAYS must be at least 1"
         );
         anyhow::ensure!(self.report_burst > 0, "LOCALWIRE_REPORT_BURST must be at least 1");
+        anyhow::ensure!(self.guest_burst > 0, "LOCALWIRE_GUEST_BURST must be at least 1");
+        anyhow::ensure!(self.guest_every_ms > 0, "LOCALWIRE_GUEST_EVERY_MS must be at least 1");
         anyhow::ensure!(
             self.onthisday_url.starts_with("http://") || self.onthisday_url.starts_with("https://"),
             "LOCALWIRE_ONTHISDAY_URL must be an http(s) address: {}",
@@ -428,6 +440,11 @@ impl ServeArgs {
                 retention_days: self.report_retention_days,
                 burst: self.report_burst,
                 every: std::time::Duration::from_millis(self.report_every_ms),
+            },
+            guests: api::guests::GuestConfig {
+                burst: self.guest_burst,
+                every: std::time::Duration::from_millis(self.guest_every_ms),
+                idle_days: self.guest_idle_days,
             },
             admin_emails: self
                 .admin_emails

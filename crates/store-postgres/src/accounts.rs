@@ -414,14 +414,8 @@ mod tests {
             return;
         };
         let store = crate::PgStore::connect_with(options).await.unwrap();
-        let guest = store
-            .start_guest_session(&request("d-g", "h1", 1_000, true))
-            .await
-            .unwrap();
-        let account = store
-            .start_guest_session(&request("d-a", "h2", 1_000, true))
-            .await
-            .unwrap();
+        let guest = store.start_guest_session(&request("d-g", "h1", 1_000)).await.unwrap();
+        let account = store.start_guest_session(&request("d-a", "h2", 1_000)).await.unwrap();
         let (guest, account) = (UserId(guest.user.id), UserId(account.user.id));
         sqlx::query("CREATE TABLE saved_probe (user_id BIGINT NOT NULL, news_id BIGINT NOT NULL, note TEXT NOT NULL, PRIMARY KEY (user_id, news_id))")
             .execute(&store.pool)

@@ -68,6 +68,7 @@ macro_rules! user_columns {
 }
 
 mod accounts;
+mod purge;
 mod push;
 mod things;
 
@@ -152,66 +153,40 @@ impl Store for PgStore {
 
     async fn start_guest_session(&self, req: &GuestSessionRequest) -> Result<GuestSession> {
         let mut tx = self.pool.begin().await.map_err(db)?;
-        let existing: Option<(i64, i32)> = sqlx::query_as(
-            "SELECT u.id, u.account_type FROM devices d JOIN users u ON u.id = d.user_id WHERE d.device_id = $1",
+        // Always a new guest: a device id is a label anyone may copy, never a way back to
+        // the guest it named (D350). The device points at its newest guest.
+        let g = &req.guest;
+        let user_id: i64 = sqlx::query_scalar(
+            "INSERT INTO users (account_type, user_type, join_time, last_time, app_lang, country, postal_code, \
+             admin_code, city, city_show, city_id, lat, lon) VALUES (0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
         )
-        .bind(&req.device_id)
-        .fetch_optional(&mut *tx)
+        .bind(g.user_type)
+        .bind(req.now_ms)
+        .bind(req.now_ms)
+        .bind(&g.app_lang)
+        .bind(&g.country)
+        .bind(&g.postal_code)
+        .bind(&g.admin_code)
+        .bind(&g.city)
+        .bind(&g.city_show)
+        .bind(g.city_id)
+        .bind(g.lat)
+        .bind(g.lon)
+        .fetch_one(&mut *tx)
         .await
         .map_err(db)?;
-        let reusable = existing.filter(|(_, account_type)| req.reuse_device_guest && *account_type == 0);
-        let (user_id, is_new_user) = match reusable {
-            Some((id, _)) => {
-                sqlx::query("UPDATE users SET last_time = $1 WHERE id = $2")
-                    .bind(req.now_ms)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db)?;
-                sqlx::query("UPDATE devices SET last_seen = $1 WHERE device_id = $2")
-                    .bind(req.now_ms)
-                    .bind(&req.device_id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db)?;
-                (id, false)
-            }
-            None => {
-                let g = &req.guest;
-                let id: i64 = sqlx::query_scalar(
-                    "INSERT INTO users (account_type, user_type, join_time, last_time, app_lang, country, postal_code, \
-                     admin_code, city, city_show, city_id, lat, lon) VALUES (0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
-                )
-                .bind(g.user_type)
-                .bind(req.now_ms)
-                .bind(req.now_ms)
-                .bind(&g.app_lang)
-                .bind(&g.country)
-                .bind(&g.postal_code)
-                .bind(&g.admin_code)
-                .bind(&g.city)
-                .bind(&g.city_show)
-                .bind(g.city_id)
-                .bind(g.lat)
-                .bind(g.lon)
-                .fetch_one(&mut *tx)
-                .await
-                .map_err(db)?;
-                sqlx::query(
-                    "INSERT INTO devices (device_id, user_id, channel, created_at, last_seen) VALUES ($1, $2, $3, $4, $5) \
-                     ON CONFLICT (device_id) DO UPDATE SET user_id = excluded.user_id, last_seen = excluded.last_seen",
-                )
-                .bind(&req.device_id)
-                .bind(id)
-                .bind(&g.channel)
-                .bind(req.now_ms)
-                .bind(req.now_ms)
-                .execute(&mut *tx)
-                .await
-                .map_err(db)?;
-                (id, true)
-            }
-        };
+        sqlx::query(
+            "INSERT INTO devices (device_id, user_id, channel, created_at, last_seen) VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (device_id) DO UPDATE SET user_id = excluded.user_id, last_seen = excluded.last_seen",
+        )
+        .bind(&req.device_id)
+        .bind(user_id)
+        .bind(&g.channel)
+        .bind(req.now_ms)
+        .bind(req.now_ms)
+        .execute(&mut *tx)
+        .await
+        .map_err(db)?;
         let session_id: i64 = sqlx::query_scalar(
             "INSERT INTO sessions (verifier_hash, user_id, device_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5) \
              RETURNING id",
@@ -227,10 +202,10 @@ impl Store for PgStore {
         let user = user_in_tx(&mut tx, user_id).await.map_err(db)?;
         tx.commit().await.map_err(db)?;
         let mut user = user.ok_or_else(|| StoreError::Database("user vanished inside its own transaction".into()))?;
-        user.is_new_user = i32::from(is_new_user);
+        user.is_new_user = 1;
         Ok(GuestSession {
             user,
-            is_new_user,
+            is_new_user: true,
             session_id,
         })
     }
@@ -388,6 +363,10 @@ impl Store for PgStore {
 
     async fn delete_user(&self, user: UserId) -> Result<bool> {
         accounts::delete_user(&self.pool, user).await
+    }
+
+    async fn purge_idle(&self, guests_idle_before_ms: Option<i64>, now_ms: i64) -> Result<store::Purged> {
+        purge::purge_idle(&self.pool, guests_idle_before_ms, now_ms).await
     }
 
     async fn user_id_tables(&self) -> Result<Vec<String>> {

@@ -399,14 +399,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("lw-merge-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let store = SqliteStore::open_file(&dir.join("localwire.sqlite")).await.unwrap();
-        let guest = store
-            .start_guest_session(&request("d-g", "h1", 1_000, true))
-            .await
-            .unwrap();
-        let account = store
-            .start_guest_session(&request("d-a", "h2", 1_000, true))
-            .await
-            .unwrap();
+        let guest = store.start_guest_session(&request("d-g", "h1", 1_000)).await.unwrap();
+        let account = store.start_guest_session(&request("d-a", "h2", 1_000)).await.unwrap();
         let (guest, account) = (UserId(guest.user.id), UserId(account.user.id));
         store.guests.finish_writes().await;
         sqlx::query("CREATE TABLE saved_probe (user_id INTEGER NOT NULL, news_id INTEGER NOT NULL, note TEXT NOT NULL, PRIMARY KEY (user_id, news_id))")

@@ -19,7 +19,6 @@
 use domain::user::{UserServer, timestamp_millis};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -144,7 +143,6 @@ impl GuestWriter {
             handed_out: written,
             publish,
             settled: settled.clone(),
-            unwritten: HashMap::new(),
         };
         spawn_thread("lw-guest-planner", move || planner.run(&incoming, &jobs))?;
         // The file's size says nothing once the WAL is started over (it is never
@@ -226,16 +224,14 @@ impl GuestWriter {
     }
 }
 
-/// Hands out ids and decides, per request, between a new guest and the device's own.
+/// Hands out ids: a new guest per guest request, a session id per account request.
 /// Its own thread, so a writer stuck on the disk never holds up an answer.
 struct Planner {
-    /// Read-only: a device's guest, once written.
+    /// Read-only: the user an account session is for.
     lookup: Connection,
     handed_out: Ids,
     publish: watch::Sender<Ids>,
     settled: watch::Receiver<Ids>,
-    /// Each device's guest as planned, until its write settles.
-    unwritten: HashMap<String, GuestSession>,
 }
 
 impl Planner {
@@ -248,10 +244,7 @@ impl Planner {
                     Err(_) => break,
                 }
             }
-            // Plans whose writes settled are read from the database from now on: the
-            // lookups below start after those commits.
             let settled = *self.settled.borrow();
-            self.unwritten.retain(|_, planned| planned.session_id > settled.session);
             let may_answer_early = self.handed_out.session - settled.session <= MAX_UNWRITTEN;
             // One read transaction for the batch's lookups.
             let _ = self.lookup.execute_batch("BEGIN");
@@ -302,44 +295,26 @@ impl Planner {
         }
     }
 
-    /// The answer to one request, with its ids handed out: the device's own guest when
-    /// the request may reuse it, else a new guest.
+    /// The answer to one request, with its ids handed out: always a new guest (a device
+    /// id is a label anyone may copy, never a way back to its guest: D350).
     fn plan(&mut self, work: &Work) -> Result<GuestSession> {
         let r = match work {
             Work::Guest(r) => r,
             Work::Account(a) => return self.plan_account(a),
         };
-        let existing = if r.reuse_device_guest {
-            match self.unwritten.get(&r.device_id) {
-                Some(planned) => Some(planned.user.clone()),
-                None => self.written_guest(&r.device_id)?,
-            }
-        } else {
-            None
-        };
-        let (mut user, is_new) = match existing.filter(|u| u.account_type == Some(0)) {
-            Some(mut user) => {
-                user.last_time = timestamp_millis(r.now_ms);
-                (user, false)
-            }
-            None => {
-                self.handed_out.user += 1;
-                (new_guest_user(self.handed_out.user, r), true)
-            }
-        };
+        self.handed_out.user += 1;
+        let mut user = new_guest_user(self.handed_out.user, r);
         self.handed_out.session += 1;
-        user.is_new_user = i32::from(is_new);
-        let planned = GuestSession {
+        user.is_new_user = 1;
+        Ok(GuestSession {
             user,
-            is_new_user: is_new,
+            is_new_user: true,
             session_id: self.handed_out.session,
-        };
-        self.unwritten.insert(r.device_id.clone(), planned.clone());
-        Ok(planned)
+        })
     }
 
-    /// A signed-in user's session: only a session id. The device no longer has a guest
-    /// to reuse (it points at the account once written).
+    /// A signed-in user's session: only a session id (the device points at the account
+    /// once written).
     fn plan_account(&mut self, a: &AccountSessionRequest) -> Result<GuestSession> {
         let user = self
             .lookup
@@ -350,25 +325,11 @@ impl Planner {
             .map_err(db)?
             .ok_or_else(|| StoreError::Database(format!("no user {} to start a session for", a.user_id)))?;
         self.handed_out.session += 1;
-        self.unwritten.remove(&a.device_id);
         Ok(GuestSession {
             user,
             is_new_user: false,
             session_id: self.handed_out.session,
         })
-    }
-
-    fn written_guest(&self, device_id: &str) -> Result<Option<UserServer>> {
-        self.lookup
-            .prepare_cached(concat!(
-                "SELECT ",
-                user_columns!(),
-                " FROM devices d JOIN users u ON u.id = d.user_id WHERE d.device_id = ?1"
-            ))
-            .map_err(db)?
-            .query_row([device_id], user_from_row)
-            .optional()
-            .map_err(db)
     }
 }
 
@@ -632,12 +593,9 @@ mod tests {
         let (store, file) = fresh(name).await;
         let store = Arc::new(store);
         let blocker = hold_write_lock(&file);
-        let guest = within(
-            "the answer",
-            store.start_guest_session(&request("d1", "h1", 1_000, true)),
-        )
-        .await
-        .unwrap();
+        let guest = within("the answer", store.start_guest_session(&request("d1", "h1", 1_000)))
+            .await
+            .unwrap();
         (store, file, blocker, guest)
     }
 
@@ -668,44 +626,29 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_device_seen_again_before_its_guest_is_written_gets_that_guest() {
+    async fn a_device_seen_again_before_its_guest_is_written_gets_a_guest_of_its_own() {
         let (store, file) = fresh("again").await;
         let blocker = hold_write_lock(&file);
-        let first = within("first", store.start_guest_session(&request("d1", "h1", 1_000, true)))
+        let first = within("first", store.start_guest_session(&request("d1", "h1", 1_000)))
             .await
             .unwrap();
-        let again = within("again", store.start_guest_session(&request("d1", "h2", 2_000, true)))
+        let again = within("again", store.start_guest_session(&request("d1", "h2", 2_000)))
             .await
             .unwrap();
-        let logout = within("logout", store.start_guest_session(&request("d1", "h3", 3_000, false)))
-            .await
-            .unwrap();
-        assert_eq!(again.user.id, first.user.id);
-        assert!(!again.is_new_user);
-        assert_eq!(again.user.last_time, timestamp_millis(2_000));
-        assert_ne!(logout.user.id, first.user.id, "a logout starts a new guest");
-        assert!(first.session_id < again.session_id && again.session_id < logout.session_id);
+        assert_ne!(
+            again.user.id, first.user.id,
+            "a device id never leads back to its guest (D350)"
+        );
+        assert!(again.is_new_user);
+        assert!(first.session_id < again.session_id);
         blocker.execute_batch("COMMIT").unwrap();
-        let second = within("read", store.session_user(&key(&again, "h2")))
-            .await
-            .unwrap()
-            .unwrap();
-        assert_eq!(second.user, {
-            let mut u = again.user.clone();
-            u.is_new_user = 0;
-            u
-        });
-        let third = within("read", store.session_user(&key(&logout, "h3")))
-            .await
-            .unwrap()
-            .unwrap();
-        assert_eq!(third.user.id, logout.user.id);
-        // The device now belongs to the newest guest: init reuses it.
-        let next = store
-            .start_guest_session(&request("d1", "h4", 4_000, true))
-            .await
-            .unwrap();
-        assert_eq!(next.user.id, logout.user.id);
+        for (session, hash) in [(&first, "h1"), (&again, "h2")] {
+            let found = within("read", store.session_user(&key(session, hash)))
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(found.user.id, session.user.id);
+        }
     }
 
     #[tokio::test]
@@ -715,10 +658,10 @@ mod tests {
         let blocker = hold_write_lock(&file);
         // The writer is now stuck on the first guest; the next two queue behind it and are
         // written as one batch, which fails on "broken" and is retried one by one.
-        let first = within("first", store.start_guest_session(&request("first", "h0", 1_000, true)))
+        let first = within("first", store.start_guest_session(&request("first", "h0", 1_000)))
             .await
             .unwrap();
-        let (broken, fine) = (request("broken", "h1", 1_000, true), request("fine", "h2", 1_000, true));
+        let (broken, fine) = (request("broken", "h1", 1_000), request("fine", "h2", 1_000));
         let (lost, kept) = tokio::join!(store.start_guest_session(&broken), store.start_guest_session(&fine));
         let (lost, kept) = (lost.unwrap(), kept.unwrap());
         blocker.execute_batch("COMMIT").unwrap();
@@ -764,16 +707,12 @@ mod tests {
         drop(store);
         refuse_sessions_of(&file, "broken");
         let writer = GuestWriter::spawn(&file, Duration::from_secs(60), RESTART_WAL_PAST).unwrap();
-        let failed = within(
-            "failed",
-            writer.submit(Work::Guest(request("broken", "h1", 1_000, true))),
-        )
-        .await;
+        let failed = within("failed", writer.submit(Work::Guest(request("broken", "h1", 1_000)))).await;
         assert!(
             matches!(&failed, Err(StoreError::Database(m)) if m.contains("refused by the test")),
             "{failed:?}"
         );
-        let fine = within("fine", writer.submit(Work::Guest(request("fine", "h2", 1_000, true))))
+        let fine = within("fine", writer.submit(Work::Guest(request("fine", "h2", 1_000))))
             .await
             .unwrap();
         assert!(fine.is_new_user);
@@ -782,23 +721,14 @@ mod tests {
     #[tokio::test]
     async fn ids_continue_after_a_reopen() {
         let (store, file) = fresh("reopen").await;
-        let first = store
-            .start_guest_session(&request("d1", "h1", 1_000, true))
-            .await
-            .unwrap();
+        let first = store.start_guest_session(&request("d1", "h1", 1_000)).await.unwrap();
         store.finish_writes().await;
         drop(store);
         let store = SqliteStore::open_file(&file).await.unwrap();
-        let second = store
-            .start_guest_session(&request("d2", "h2", 1_000, true))
-            .await
-            .unwrap();
+        let second = store.start_guest_session(&request("d2", "h2", 1_000)).await.unwrap();
         assert_eq!(second.user.id, first.user.id + 1);
         assert_eq!(second.session_id, first.session_id + 1);
-        let again = store
-            .start_guest_session(&request("d1", "h3", 1_000, true))
-            .await
-            .unwrap();
+        let again = store.start_guest_session(&request("d1", "h3", 1_000)).await.unwrap();
         assert_eq!(
             again.user.id, first.user.id,
             "a device written before the reopen keeps its guest"
@@ -816,9 +746,7 @@ mod tests {
         for i in 0..total {
             let (store, answered) = (store.clone(), answered.clone());
             tasks.push(tokio::spawn(async move {
-                let r = store
-                    .start_guest_session(&request(&format!("d{i}"), "h", 1_000, true))
-                    .await;
+                let r = store.start_guest_session(&request(&format!("d{i}"), "h", 1_000)).await;
                 answered.fetch_add(1, Ordering::Relaxed);
                 r
             }));
@@ -862,7 +790,7 @@ mod tests {
                         let writer = writer.clone();
                         tokio::spawn(async move {
                             writer
-                                .submit(Work::Guest(request(&format!("d{wave}-{i}"), "h", 1_000, true)))
+                                .submit(Work::Guest(request(&format!("d{wave}-{i}"), "h", 1_000)))
                                 .await
                         })
                     })

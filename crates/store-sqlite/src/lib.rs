@@ -35,6 +35,7 @@ mod accounts;
 mod content;
 mod content_write;
 mod guest_writer;
+mod purge;
 mod push;
 mod report_writer;
 mod session_cache;
@@ -493,6 +494,12 @@ impl Store for SqliteStore {
     async fn delete_user(&self, user: UserId) -> Result<bool> {
         let _forget = self.sessions.forget_after();
         accounts::delete_user(self, user).await
+    }
+
+    async fn purge_idle(&self, guests_idle_before_ms: Option<i64>, now_ms: i64) -> Result<store::Purged> {
+        // Every answer a purged guest or session gave is forgotten.
+        let _forget = self.sessions.forget_after();
+        purge::purge_idle(self, guests_idle_before_ms, now_ms).await
     }
 
     async fn user_id_tables(&self) -> Result<Vec<String>> {

@@ -11,8 +11,8 @@ use async_trait::async_trait;
 use sqlx::{Row, SqlitePool};
 use store::things::{
     BlockedMedia, Cursor, FollowedMedia, FollowedTopic, MAX_BLOCKS, MAX_FOLLOWS, MAX_MUTES, MAX_TOPICS, Mute, MuteKind,
-    Outcome, Page, Paged, ReactionCounts, ReactionEntry, ReadEntry, Refusal, SavedNews, TopicKind, clean_channels,
-    clean_text, utc_day,
+    Outcome, Page, Paged, ReactionCounting, ReactionCounts, ReactionEntry, ReadEntry, Refusal, SavedNews, TopicKind,
+    clean_channels, clean_text, utc_day,
 };
 use store::{ReaderThings, Result, StoreError, UserId};
 
@@ -257,15 +257,22 @@ impl ReaderThings for SqliteStore {
             .collect()
     }
 
-    async fn reaction_counts(&self, news: &[NewsId]) -> Result<HashMap<NewsId, ReactionCounts>> {
+    async fn reaction_counts(
+        &self,
+        news: &[NewsId],
+        counting: &ReactionCounting,
+    ) -> Result<HashMap<NewsId, ReactionCounts>> {
         if news.is_empty() {
             return Ok(HashMap::new());
         }
         let rows: Vec<(i64, String, i64)> = sqlx::query_as(
-            "SELECT news_id, reaction, COUNT(*) FROM reactions WHERE news_id IN (SELECT value FROM json_each(?1)) \
-             GROUP BY news_id, reaction",
+            "SELECT r.news_id, r.reaction, COUNT(*) FROM reactions r JOIN users u ON u.id = r.user_id \
+             WHERE r.news_id IN (SELECT value FROM json_each(?1)) \
+             AND (u.account_type <> 0 OR u.join_time < ?2 OR u.id = ?3) GROUP BY r.news_id, r.reaction",
         )
         .bind(id_list(news.iter().map(|n| n.0)))
+        .bind(counting.guests_joined_before_ms)
+        .bind(counting.viewer.map(|u| u.0))
         .fetch_all(&self.reader)
         .await
         .map_err(db)?;

@@ -19,7 +19,7 @@ pub async fn health_answers(store: &dyn Store) {
 
 pub async fn new_device_gets_a_new_guest_user(store: &dyn Store) {
     let s = store
-        .start_guest_session(&request("dev-a", "h1", 1_700_000_000_000, true))
+        .start_guest_session(&request("dev-a", "h1", 1_700_000_000_000))
         .await
         .unwrap();
     assert!(s.is_new_user);
@@ -40,7 +40,7 @@ pub async fn a_guest_reads_back_exactly_as_it_was_answered(store: &dyn Store) {
         is_new_user: 0,
         ..u.clone()
     };
-    let mut req = request("dev-readback", "h-rb", 1_700_000_000_123, true);
+    let mut req = request("dev-readback", "h-rb", 1_700_000_000_123);
     req.guest.user_type = 1;
     req.guest.app_lang = "fr".into();
     req.guest.country = "CA".into();
@@ -48,54 +48,37 @@ pub async fn a_guest_reads_back_exactly_as_it_was_answered(store: &dyn Store) {
     let stored = store.user(UserId(new.user.id)).await.unwrap().expect("stored");
     assert_eq!(as_stored(&new.user), stored);
     assert_eq!(new.user.is_new_user, 1);
-    req.verifier_hash = "h-rb2".into();
-    req.now_ms += 5_000;
-    let again = store.start_guest_session(&req).await.unwrap();
-    let stored = store.user(UserId(again.user.id)).await.unwrap().expect("stored");
-    assert_eq!(as_stored(&again.user), stored);
-    assert_eq!((again.user.is_new_user, again.user.last_time), (0, 1_700_000_005_123));
 }
 
-pub async fn same_device_reuses_its_guest_on_init(store: &dyn Store) {
-    let a = store
-        .start_guest_session(&request("dev-b", "h1", 1_000_000_000_000, true))
+/// D350: a device id is a public label. A second session request naming a known device
+/// (an attacker who read it from a header, a cookie or the usage export) gets a guest of
+/// its own, never the device's guest, whose session stays the only way to it.
+pub async fn a_known_device_id_without_its_token_gets_a_new_guest(store: &dyn Store) {
+    let owner = store
+        .start_guest_session(&request("dev-b", "h1", 1_000_000_000_000))
         .await
         .unwrap();
-    let b = store
-        .start_guest_session(&request("dev-b", "h2", 1_000_000_000_500, true))
+    let other = store
+        .start_guest_session(&request("dev-b", "h2", 1_000_000_000_500))
         .await
         .unwrap();
-    assert_eq!(a.user.id, b.user.id);
-    assert!(!b.is_new_user);
-    assert_eq!(b.user.last_time, 1_000_000_000_500);
-    // Both sessions are live.
-    assert_ne!(a.session_id, b.session_id);
-    assert!(store.session_user(&key(&a, "h1")).await.unwrap().is_some());
-    assert!(store.session_user(&key(&b, "h2")).await.unwrap().is_some());
-}
-
-pub async fn logout_style_request_always_creates_a_new_guest(store: &dyn Store) {
-    let a = store
-        .start_guest_session(&request("dev-c", "h1", 1_000_000_000_000, true))
-        .await
-        .unwrap();
-    let b = store
-        .start_guest_session(&request("dev-c", "h2", 1_000_000_000_000, false))
-        .await
-        .unwrap();
-    assert_ne!(a.user.id, b.user.id);
-    assert!(b.is_new_user);
-    // The device now points at the new guest: a later init reuses it.
-    let c = store
-        .start_guest_session(&request("dev-c", "h3", 1_000_000_000_000, true))
-        .await
-        .unwrap();
-    assert_eq!(c.user.id, b.user.id);
+    assert_ne!(
+        owner.user.id, other.user.id,
+        "the device's guest is not handed out again"
+    );
+    assert!(other.is_new_user);
+    assert_eq!(other.user.join_time, 1_000_000_000_500);
+    let found = store.session_user(&key(&other, "h2")).await.unwrap().expect("session");
+    assert_eq!(found.user.id, other.user.id);
+    // The owner's session still opens the owner's guest, and only it.
+    let found = store.session_user(&key(&owner, "h1")).await.unwrap().expect("session");
+    assert_eq!(found.user.id, owner.user.id);
+    assert_ne!(owner.session_id, other.session_id);
 }
 
 pub async fn session_lookup_returns_user_device_and_expiry(store: &dyn Store) {
     let s = store
-        .start_guest_session(&request("dev-d", "hash-d", 1_000_000_000_000, true))
+        .start_guest_session(&request("dev-d", "hash-d", 1_000_000_000_000))
         .await
         .unwrap();
     let found = store.session_user(&key(&s, "hash-d")).await.unwrap().expect("session");
@@ -115,11 +98,11 @@ pub async fn session_lookup_returns_user_device_and_expiry(store: &dyn Store) {
 
 pub async fn ending_a_session_removes_only_that_session(store: &dyn Store) {
     let e1 = store
-        .start_guest_session(&request("dev-e", "e1", 1_000_000_000_000, true))
+        .start_guest_session(&request("dev-e", "e1", 1_000_000_000_000))
         .await
         .unwrap();
     let e2 = store
-        .start_guest_session(&request("dev-e", "e2", 1_000_000_000_000, true))
+        .start_guest_session(&request("dev-e", "e2", 1_000_000_000_000))
         .await
         .unwrap();
     assert!(
@@ -137,7 +120,7 @@ pub async fn ending_a_session_removes_only_that_session(store: &dyn Store) {
 
 pub async fn touch_user_sets_last_time(store: &dyn Store) {
     let s = store
-        .start_guest_session(&request("dev-f", "f1", 1_000_000_000_000, true))
+        .start_guest_session(&request("dev-f", "f1", 1_000_000_000_000))
         .await
         .unwrap();
     store.touch_user(UserId(s.user.id), 1_000_000_009_999).await.unwrap();
@@ -148,7 +131,7 @@ pub async fn touch_user_sets_last_time(store: &dyn Store) {
 
 pub async fn update_location_sets_every_field(store: &dyn Store) {
     let s = store
-        .start_guest_session(&request("dev-g", "g1", 1_000_000_000_000, true))
+        .start_guest_session(&request("dev-g", "g1", 1_000_000_000_000))
         .await
         .unwrap();
     let update = LocationUpdate {
@@ -194,7 +177,7 @@ pub async fn settings_round_trip_and_overwrite(store: &dyn Store) {
 }
 
 pub async fn text_is_stored_verbatim(store: &dyn Store) {
-    let mut req = request("dev-'; DROP TABLE users; --", "h'x", 1_000_000_000_000, true);
+    let mut req = request("dev-'; DROP TABLE users; --", "h'x", 1_000_000_000_000);
     req.guest.city = "Saint-Jean-sur-Richelieu \"Ω\" 🙂".into();
     let s = store.start_guest_session(&req).await.unwrap();
     assert_eq!(s.user.city, "Saint-Jean-sur-Richelieu \"Ω\" 🙂");
@@ -205,12 +188,7 @@ pub async fn text_is_stored_verbatim(store: &dyn Store) {
 pub async fn many_devices_each_get_their_own_guest(store: &dyn Store) {
     let mut ids = std::collections::HashSet::new();
     for i in 0..64 {
-        let req = request(
-            &format!("dev-many-{i}"),
-            &format!("tok-many-{i}"),
-            1_000_000_000_000,
-            true,
-        );
+        let req = request(&format!("dev-many-{i}"), &format!("tok-many-{i}"), 1_000_000_000_000);
         ids.insert(store.start_guest_session(&req).await.unwrap().user.id);
     }
     assert_eq!(ids.len(), 64);
@@ -226,8 +204,7 @@ macro_rules! store_contract_tests {
             health_answers,
             new_device_gets_a_new_guest_user,
             a_guest_reads_back_exactly_as_it_was_answered,
-            same_device_reuses_its_guest_on_init,
-            logout_style_request_always_creates_a_new_guest,
+            a_known_device_id_without_its_token_gets_a_new_guest,
             session_lookup_returns_user_device_and_expiry,
             ending_a_session_removes_only_that_session,
             touch_user_sets_last_time,
@@ -247,6 +224,7 @@ macro_rules! store_contract_tests {
             download_holds_the_user_identities_sessions_and_devices,
             every_user_table_is_registered,
             sign_in_flows_are_taken_once_and_expire,
+            d352_purge_takes_idle_guests_with_their_things_and_expired_sessions_only,
         );
         $crate::store_contract_tests!(@things $make;
             saving_twice_is_one_save_and_unsaving_is_idempotent,
@@ -259,6 +237,7 @@ macro_rules! store_contract_tests {
             home_channel_order_is_replaced_and_read_back,
             a_guests_things_merge_into_the_account_on_sign_in_without_duplicates,
             deleting_an_account_removes_its_things_and_download_lists_them,
+            d353_throwaway_guests_reactions_do_not_count_for_others,
         );
         $crate::store_contract_tests!(@push $make;
             d310_an_endpoint_is_one_subscription_and_moves_to_the_reader_who_sends_it,

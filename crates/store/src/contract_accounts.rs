@@ -33,7 +33,7 @@ fn facebook(subject: &str) -> ProviderIdentity {
 
 async fn guest(store: &dyn Store, device: &str) -> UserId {
     let s = store
-        .start_guest_session(&request(device, &format!("h-{device}"), NOW, true))
+        .start_guest_session(&request(device, &format!("h-{device}"), NOW))
         .await
         .unwrap();
     UserId(s.user.id)
@@ -322,4 +322,69 @@ pub async fn sign_in_flows_are_taken_once_and_expire(store: &dyn Store) {
         "expired"
     );
     assert_eq!(store.take_sign_in_flow("nope", NOW).await.unwrap(), None);
+}
+
+/// D352: the hourly purge takes guests not seen since the cut-off with everything they
+/// had, and expired sessions; recent guests, accounts and live sessions stay.
+pub async fn d352_purge_takes_idle_guests_with_their_things_and_expired_sessions_only(store: &dyn Store) {
+    const DAY: i64 = 86_400_000;
+    let old = NOW - 200 * DAY;
+    let idle = store
+        .start_guest_session(&request("dev-idle", "h-idle", old))
+        .await
+        .unwrap();
+    let idle_user = UserId(idle.user.id);
+    store.save_news(idle_user, domain::ids::NewsId(7), old).await.unwrap();
+    // An account last seen as long ago stays: only guests are purged.
+    let account = store
+        .start_guest_session(&request("dev-old-account", "h-old-account", old))
+        .await
+        .unwrap();
+    let account_user = UserId(account.user.id);
+    let SignInOutcome::Upgraded(_) = sign_in(store, account_user, google("purge-1"), false).await else {
+        panic!("a new identity upgrades the guest");
+    };
+    store.touch_user(account_user, old).await.unwrap();
+    let mut live = request("dev-recent", "h-recent", NOW);
+    live.expires_at_ms = NOW + DAY;
+    let recent = store.start_guest_session(&live).await.unwrap();
+    let recent_user = UserId(recent.user.id);
+
+    let purged = store.purge_idle(Some(NOW - 180 * DAY), NOW).await.unwrap();
+    assert_eq!(purged.guests, 1, "only the idle guest");
+    assert_eq!(
+        purged.sessions, 1,
+        "the old account's expired session; the idle guest's went with it"
+    );
+    assert!(store.user(idle_user).await.unwrap().is_none());
+    assert!(
+        store
+            .session_user(&SessionKey {
+                id: idle.session_id,
+                verifier_hash: "h-idle".into()
+            })
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let export = store.export_user(idle_user).await.unwrap();
+    assert!(export.is_none(), "nothing of the idle guest is left");
+    assert!(
+        store.user(account_user).await.unwrap().is_some(),
+        "accounts are never purged"
+    );
+    assert!(store.user(recent_user).await.unwrap().is_some());
+    let key = SessionKey {
+        id: recent.session_id,
+        verifier_hash: "h-recent".into(),
+    };
+    assert!(
+        store.session_user(&key).await.unwrap().is_some(),
+        "a live session stays"
+    );
+
+    // Without a cut-off only expired sessions go; the recent guest's ends once expired.
+    let later = store.purge_idle(None, NOW + 2 * DAY).await.unwrap();
+    assert_eq!(later, crate::Purged { guests: 0, sessions: 1 });
+    assert!(store.user(recent_user).await.unwrap().is_some());
 }

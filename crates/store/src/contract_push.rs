@@ -14,7 +14,7 @@ const NOW: i64 = 1_760_000_000_000;
 
 async fn guest(store: &dyn Store, device: &str) -> UserId {
     let s = store
-        .start_guest_session(&request(device, &format!("h-{device}"), NOW, true))
+        .start_guest_session(&request(device, &format!("h-{device}"), NOW))
         .await
         .unwrap();
     UserId(s.user.id)

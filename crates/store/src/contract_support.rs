@@ -20,13 +20,12 @@ pub fn guest(lang: &str) -> NewGuest {
     }
 }
 
-pub fn request(device: &str, verifier_hash: &str, now: i64, reuse: bool) -> GuestSessionRequest {
+pub fn request(device: &str, verifier_hash: &str, now: i64) -> GuestSessionRequest {
     GuestSessionRequest {
         device_id: device.into(),
         guest: guest("en"),
         verifier_hash: verifier_hash.into(),
         now_ms: now,
         expires_at_ms: now + 1_000,
-        reuse_device_guest: reuse,
     }
 }

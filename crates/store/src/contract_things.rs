@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use crate::contract_support::request;
 use crate::things::{
     BlockedMedia, Cursor, MAX_BLOCKS, MAX_CHANNELS, MAX_FOLLOWS, MAX_MUTES, MAX_TEXT_CHARS, MAX_TOPICS, MuteKind,
-    Outcome, Page, Paged, Reaction, Refusal, TopicKind, utc_day,
+    Outcome, Page, Paged, Reaction, ReactionCounting, Refusal, TopicKind, utc_day,
 };
 use crate::{ProviderIdentity, SignIn, SignInOutcome, Store, UserId};
 use domain::ids::{MediaId, NewsId};
@@ -20,7 +20,7 @@ const DAY: i64 = 86_400_000;
 
 async fn guest(store: &dyn Store, device: &str) -> UserId {
     let s = store
-        .start_guest_session(&request(device, &format!("h-{device}"), NOW, true))
+        .start_guest_session(&request(device, &format!("h-{device}"), NOW))
         .await
         .unwrap();
     UserId(s.user.id)
@@ -173,7 +173,10 @@ pub async fn one_reaction_per_story_changing_it_replaces_it_and_counts_are_per_r
         .set_reaction(c, NewsId(2), Some(Reaction::Funny), NOW)
         .await
         .unwrap();
-    let counts = store.reaction_counts(&[NewsId(1), NewsId(2), NewsId(3)]).await.unwrap();
+    let counts = store
+        .reaction_counts(&[NewsId(1), NewsId(2), NewsId(3)], &ReactionCounting::EVERYONE)
+        .await
+        .unwrap();
     let one = counts[&NewsId(1)];
     assert_eq!(
         (one.get(Reaction::Love), one.get(Reaction::Sad), one.get(Reaction::Like)),
@@ -203,7 +206,11 @@ pub async fn one_reaction_per_story_changing_it_replaces_it_and_counts_are_per_r
     );
     assert!(!store.set_reaction(a, NewsId(1), None, NOW + 4).await.unwrap());
     assert_eq!(
-        store.reaction_counts(&[NewsId(1)]).await.unwrap()[&NewsId(1)].total(),
+        store
+            .reaction_counts(&[NewsId(1)], &ReactionCounting::EVERYONE)
+            .await
+            .unwrap()[&NewsId(1)]
+            .total(),
         2
     );
 
@@ -629,7 +636,10 @@ pub async fn a_guests_things_merge_into_the_account_on_sign_in_without_duplicate
         "the account's own reaction wins a clash"
     );
     assert_eq!(reactions[&NewsId(1)], Reaction::Funny);
-    let counts = store.reaction_counts(&[NewsId(2)]).await.unwrap();
+    let counts = store
+        .reaction_counts(&[NewsId(2)], &ReactionCounting::EVERYONE)
+        .await
+        .unwrap();
     assert_eq!(counts[&NewsId(2)].total(), 1, "one reaction per reader, still");
     let history = store.read_history(account, Page::first(10)).await.unwrap().items;
     let mut read: Vec<i64> = history.iter().map(|e| e.news_id.0).collect();
@@ -702,10 +712,74 @@ pub async fn deleting_an_account_removes_its_things_and_download_lists_them(stor
     assert!(store.push_subscriptions_of(u).await.unwrap().is_empty());
     assert!(store.sent_pushes(u, Page::first(10)).await.unwrap().items.is_empty());
     assert_eq!(
-        store.reaction_counts(&[NewsId(1)]).await.unwrap()[&NewsId(1)].total(),
+        store
+            .reaction_counts(&[NewsId(1)], &ReactionCounting::EVERYONE)
+            .await
+            .unwrap()[&NewsId(1)]
+            .total(),
         1,
         "only the other reader's reaction is left"
     );
     assert_eq!(store.mutes(keep).await.unwrap().len(), 1, "others are untouched");
     assert_eq!(store.blocked_media_ids(keep).await.unwrap().len(), 1);
+}
+
+/// D353: a story's public counts hold signed-in readers, guests old enough, and the reader
+/// asking; a hundred guests made a minute ago move nothing anyone else sees.
+pub async fn d353_throwaway_guests_reactions_do_not_count_for_others(store: &dyn Store) {
+    let story = NewsId(42);
+    let mut throwaway = Vec::new();
+    for i in 0..5 {
+        let g = guest(store, &format!("dev-throwaway-{i}")).await;
+        store.set_reaction(g, story, Some(Reaction::Like), NOW).await.unwrap();
+        throwaway.push(g);
+    }
+    let old = UserId(
+        store
+            .start_guest_session(&request("dev-old-guest", "h-old-guest", NOW - 3 * DAY))
+            .await
+            .unwrap()
+            .user
+            .id,
+    );
+    store.set_reaction(old, story, Some(Reaction::Sad), NOW).await.unwrap();
+    let account = guest(store, "dev-account-react").await;
+    assert!(matches!(
+        sign_in(store, account, "react-1").await,
+        SignInOutcome::Upgraded(_)
+    ));
+    store
+        .set_reaction(account, story, Some(Reaction::Love), NOW)
+        .await
+        .unwrap();
+
+    let public = ReactionCounting {
+        guests_joined_before_ms: NOW - DAY,
+        viewer: None,
+    };
+    let counts = store.reaction_counts(&[story], &public).await.unwrap()[&story];
+    assert_eq!(
+        (
+            counts.get(Reaction::Like),
+            counts.get(Reaction::Sad),
+            counts.get(Reaction::Love)
+        ),
+        (0, 1, 1),
+        "the day-old guest and the account count; the new guests do not"
+    );
+    let as_one_of_them = ReactionCounting {
+        viewer: Some(throwaway[0]),
+        ..public
+    };
+    let seen = store.reaction_counts(&[story], &as_one_of_them).await.unwrap()[&story];
+    assert_eq!(
+        (seen.get(Reaction::Like), seen.total()),
+        (1, 3),
+        "a reader sees their own reaction counted"
+    );
+    let everyone = store
+        .reaction_counts(&[story], &ReactionCounting::EVERYONE)
+        .await
+        .unwrap()[&story];
+    assert_eq!(everyone.total(), 7, "every reaction is kept");
 }

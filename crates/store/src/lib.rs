@@ -81,8 +81,6 @@ pub struct GuestSessionRequest {
     pub verifier_hash: String,
     pub now_ms: i64,
     pub expires_at_ms: i64,
-    /// Reuse the device's existing guest user (init) or always start a new one (logout).
-    pub reuse_device_guest: bool,
 }
 
 /// The result of starting a guest session.
@@ -92,6 +90,15 @@ pub struct GuestSession {
     pub is_new_user: bool,
     /// The new session's id: the public half of its token.
     pub session_id: i64,
+}
+
+/// What one purge removed (D352).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Purged {
+    /// Guests not seen since the cut-off, deleted with everything they had.
+    pub guests: u64,
+    /// Sessions past their expiry.
+    pub sessions: u64,
 }
 
 /// How a session is found: its id (sequential, so new sessions append to the table
@@ -133,8 +140,8 @@ pub trait Store: ContentStore + ReaderThings + Notifications + ReportStore + Sen
     /// A cheap round trip to the database, for `/healthz`.
     async fn health(&self) -> Result<()>;
 
-    /// Start a session for a device: reuse its guest user (when asked and it has one)
-    /// or create a new guest, point the device at it, and store the session.
+    /// Start a session for a device: always a new guest (a device id is a public label,
+    /// never a credential: D350), the device pointed at it, and the session stored.
     /// An engine may answer before the write is done (SQLite on a slow disk, D165); every
     /// call by the answer's ids still finds it, or finds nothing if the write failed.
     async fn start_guest_session(&self, req: &GuestSessionRequest) -> Result<GuestSession>;
@@ -194,6 +201,11 @@ pub trait Store: ContentStore + ReaderThings + Notifications + ReportStore + Sen
     /// Delete the user and everything that belongs to them (every table of
     /// [`user_data::USER_TABLES`] and the identity tables). `true` when there was one.
     async fn delete_user(&self, user: UserId) -> Result<bool>;
+
+    /// Delete every guest (account type 0) last seen before `guests_idle_before_ms` (none
+    /// when `None`) with everything they had, and every session expired at `now_ms`. In
+    /// small batches, so readers and writers are never held up for long.
+    async fn purge_idle(&self, guests_idle_before_ms: Option<i64>, now_ms: i64) -> Result<Purged>;
 
     /// The tables of this database whose rows belong to a user (a `user_id` column), read
     /// from the schema: the registry test compares them with [`user_data`].

@@ -212,6 +212,25 @@ pub struct Mute {
     pub muted_at_ms: i64,
 }
 
+/// Whose reactions a story's public counts hold (D353): every signed-in reader's, a
+/// guest's once the guest is old enough (a guest costs nothing to make, an account and a
+/// day's wait do), and always the reader's own, so they see their reaction counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReactionCounting {
+    /// Guests who joined before this time count.
+    pub guests_joined_before_ms: i64,
+    /// The reader asking, whose reaction counts whatever they are.
+    pub viewer: Option<UserId>,
+}
+
+impl ReactionCounting {
+    /// Every reader's reaction, for tests of what is stored.
+    pub const EVERYONE: ReactionCounting = ReactionCounting {
+        guests_joined_before_ms: i64::MAX,
+        viewer: None,
+    };
+}
+
 /// How many readers gave a story each reaction.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ReactionCounts {
@@ -333,8 +352,13 @@ pub trait ReaderThings: Send + Sync {
     async fn reactions_of(&self, user: UserId, page: Page) -> Result<Paged<ReactionEntry>>;
     /// The reader's own reactions to these stories.
     async fn my_reactions(&self, user: UserId, news: &[NewsId]) -> Result<HashMap<NewsId, Reaction>>;
-    /// Every reader's reactions to these stories, per story (stories with none are absent).
-    async fn reaction_counts(&self, news: &[NewsId]) -> Result<HashMap<NewsId, ReactionCounts>>;
+    /// The reactions to these stories that `counting` lets count, per story (stories with
+    /// none are absent).
+    async fn reaction_counts(
+        &self,
+        news: &[NewsId],
+        counting: &ReactionCounting,
+    ) -> Result<HashMap<NewsId, ReactionCounts>>;
 
     // Reading history: once per story per UTC day.
 

@@ -157,7 +157,7 @@ pub async fn finish_sign_in(
     if outcome == SignInOutcome::Refused(SignInRefusal::NotAGuest) {
         // Another person on a device signed in as someone else: they start from a fresh
         // guest, never from the other account.
-        let guest = start_guest(state, &from.device, 0, String::new(), false)
+        let guest = start_guest(state, &from.device, 0, String::new())
             .await
             .map_err(|e| Failure::Server(e.to_string()))?;
         from_user = UserId(guest.user.id);
@@ -175,6 +175,7 @@ pub async fn finish_sign_in(
             })
             .await?;
     }
+    let upgraded = matches!(outcome, SignInOutcome::Upgraded(_));
     let user = match outcome {
         SignInOutcome::Refused(SignInRefusal::LinkedElsewhere) => return Err(Failure::LinkedElsewhere(provider)),
         SignInOutcome::Refused(SignInRefusal::LinkNeedsAccount) => return Err(Failure::LinkNeedsAccount),
@@ -200,6 +201,12 @@ pub async fn finish_sign_in(
         .store
         .end_session_of(UserId(from.user.id), from.session_id)
         .await?;
+    if upgraded {
+        // The guest is the account now: any other session it had (another tab's, or one
+        // from before device ids stopped being credentials) must not open the account
+        // (D350). Only the session just made for this sign-in stays.
+        state.store.end_other_sessions(UserId(user.id), session_id).await?;
+    }
     Ok(UserAndToken {
         user,
         token: compose_token(session_id, &secret),

@@ -104,12 +104,13 @@ pub async fn third_login(State(state): State<AppState>, req: Request) -> Result<
             ));
         }
     };
-    // The app's session (a guest from /user/init), or, without one, the device's guest.
+    // The app's session (a guest from /user/init), or, without one, a new guest: never the
+    // guest a device id names (D350).
     let now = now_ms();
     let (session_id, session) = match call.token.as_deref().and_then(parse_token) {
         Some(key) => (key.id, require_session(&state, call.token.as_deref(), now).await?),
         None => {
-            let guest = start_guest(&state, &call.device, 0, String::new(), true).await?;
+            let guest = start_guest(&state, &call.device, 0, String::new()).await?;
             let key =
                 parse_token(&guest.token).ok_or_else(|| ApiError::Internal("a new token does not parse".into()))?;
             (key.id, require_session(&state, Some(&guest.token), now).await?)

@@ -32,10 +32,19 @@ pub struct ReactionSummary {
     pub total: u64,
 }
 
+/// How old a guest must be before its reactions count for other readers (D353): a day,
+/// which a script making throwaway guests must wait out, each guest within its address's
+/// guest budget (D351). Signed-in readers count at once.
+pub const GUEST_COUNTS_AFTER_MS: i64 = 86_400_000;
+
 async fn summary(state: &AppState, user: store::UserId, news: NewsId) -> Result<ReactionSummary, ApiError> {
+    let counting = store::things::ReactionCounting {
+        guests_joined_before_ms: now_ms().saturating_sub(GUEST_COUNTS_AFTER_MS),
+        viewer: Some(user),
+    };
     let counts = state
         .store
-        .reaction_counts(&[news])
+        .reaction_counts(&[news], &counting)
         .await?
         .remove(&news)
         .unwrap_or_default();
