@@ -75,7 +75,8 @@ fn header<'a>(headers: &'a HeaderMap, name: &'static str) -> Result<&'a str, Api
         .map_err(|_| ApiError::BadRequest(format!("Request header `{name}` must be printable ASCII.")))
 }
 
-const MAX_DEVICE_ID: usize = 128;
+/// Longest `device_id` accepted in the `base` header.
+pub const MAX_DEVICE_ID: usize = 128;
 
 /// Check the SPEC §7 headers of a call to `path` (the part after `/api`).
 pub fn verify(
@@ -84,14 +85,33 @@ pub fn verify(
     path: &str,
     now: i64,
 ) -> Result<(DeviceBase, Option<String>), ApiError> {
-    let SignedHeaders {
-        base,
-        timestamp,
-        nonce,
-        sign,
-        token,
-    } = SignedHeaders::parse(headers)?;
-    let (base, nonce) = (base.as_str(), nonce.as_str());
+    let headers = SignedHeaders::parse(headers)?;
+    let device = check(
+        &headers,
+        path,
+        &state.config.sign_word,
+        state.config.timestamp_window_ms,
+        now,
+    )?;
+    if !state.nonces.first_use(&device.device_id, &headers.nonce, now) {
+        return Err(ApiError::BadRequest(
+            "This nonce was already used: every request needs a new nonce.".into(),
+        ));
+    }
+    Ok((device, headers.token))
+}
+
+/// Everything [`verify`] checks that needs no memory of earlier calls: the `base` JSON
+/// and its `device_id`, the signature, the timestamp within `window_ms` of `now`, and the
+/// nonce's form. A plain function so the fuzz target `signed_headers` runs exactly it.
+pub fn check(
+    headers: &SignedHeaders,
+    path: &str,
+    sign_word: &str,
+    window_ms: i64,
+    now: i64,
+) -> Result<DeviceBase, ApiError> {
+    let (base, nonce) = (headers.base.as_str(), headers.nonce.as_str());
     if base.len() > 4096 {
         return Err(ApiError::BadRequest(
             "Request header `base` is longer than 4096 bytes.".into(),
@@ -113,21 +133,24 @@ pub fn verify(
             "`device_id` in header `base` must be 1 to {MAX_DEVICE_ID} letters, digits or - _ . :"
         )));
     }
-    let expected = request_sign(base, path, &state.config.sign_word, device_id);
-    if !sign.eq_ignore_ascii_case(&expected) {
+    let expected = request_sign(base, path, sign_word, device_id);
+    if !headers.sign.eq_ignore_ascii_case(&expected) {
         return Err(ApiError::BadRequest(
             "Request signature does not match: `sign` must be the uppercase MD5 of base + path + sign word + device id."
                 .into(),
         ));
     }
-    let ts: i64 = timestamp
+    let ts: i64 = headers
+        .timestamp
         .parse()
         .map_err(|_| ApiError::BadRequest("Request header `timestamp` must be milliseconds since 1970.".into()))?;
-    let window = state.config.timestamp_window_ms;
-    if (now - ts).abs() > window {
+    // `abs_diff`, not `(now - ts).abs()`: a timestamp 2^63 ms before now made that
+    // subtraction wrap to i64::MIN, whose `abs()` stays negative in a release build, so
+    // the call passed the window check (found by reading while writing the fuzz target).
+    if now.abs_diff(ts) > window_ms.unsigned_abs() {
         return Err(ApiError::BadRequest(format!(
             "Request timestamp is more than {} seconds from server time; check the device clock.",
-            window / 1000
+            window_ms / 1000
         )));
     }
     if !is_valid_request_nonce(nonce) {
@@ -135,12 +158,7 @@ pub fn verify(
             "Request header `nonce` must be 10 letters or digits.".into(),
         ));
     }
-    if !state.nonces.first_use(device_id, nonce, now) {
-        return Err(ApiError::BadRequest(
-            "This nonce was already used: every request needs a new nonce.".into(),
-        ));
-    }
-    Ok((device, token))
+    Ok(device)
 }
 
 /// Parse a JSON body into `T`; errors name the field and what was expected.
@@ -292,6 +310,55 @@ mod tests {
             Err(ApiError::BadRequest(m)) => assert!(m.contains("`sign`"), "{m}"),
             other => panic!("expected a 400 naming `sign`, got {other:?}"),
         }
+    }
+
+    fn signed_headers(timestamp: i64, nonce: &str) -> SignedHeaders {
+        let base = r#"{"device_id":"d1"}"#;
+        SignedHeaders {
+            base: base.into(),
+            timestamp: timestamp.to_string(),
+            nonce: nonce.into(),
+            sign: request_sign(base, "/user/init", "word", "d1"),
+            token: None,
+        }
+    }
+
+    #[test]
+    fn spec_7_check_accepts_a_signed_call_inside_the_window() {
+        let now = 1_763_640_000_000;
+        for ts in [now, now - 300_000, now + 300_000] {
+            let device = check(&signed_headers(ts, "abcde12345"), "/user/init", "word", 300_000, now).unwrap();
+            assert_eq!(device.device_id, "d1");
+        }
+        for ts in [now - 300_001, now + 300_001, 0, i64::MAX] {
+            assert!(check(&signed_headers(ts, "abcde12345"), "/user/init", "word", 300_000, now).is_err());
+        }
+        assert!(check(&signed_headers(now, "abcde1234"), "/user/init", "word", 300_000, now).is_err());
+        assert!(check(&signed_headers(now, "abcde12345"), "/user/info", "word", 300_000, now).is_err());
+    }
+
+    #[test]
+    fn timestamp_attack_2_pow_63_ms_before_now_does_not_wrap_into_the_window() {
+        // now - ts overflows to i64::MIN here, and i64::MIN.abs() wraps to itself in a
+        // release build: the old check read that as "0 seconds off".
+        for now in [1_763_640_000_000_i64, 0, -1, i64::MAX] {
+            let ts = now.wrapping_sub(i64::MIN);
+            let refused = check(&signed_headers(ts, "abcde12345"), "/user/init", "word", 300_000, now);
+            match refused {
+                Err(ApiError::BadRequest(m)) => assert!(m.contains("timestamp"), "{m}"),
+                other => panic!("timestamp {ts} at {now} must be refused, got {other:?}"),
+            }
+        }
+        assert!(
+            check(
+                &signed_headers(i64::MIN, "abcde12345"),
+                "/user/init",
+                "word",
+                300_000,
+                i64::MAX
+            )
+            .is_err()
+        );
     }
 
     #[test]

@@ -225,13 +225,40 @@ pub fn sanitize_html(html: &str, base: Option<&Url>) -> String {
     if let Some(cleaned) = simple_sanitize::sanitize(html, base) {
         return drop_empty_images(&cleaned);
     }
+    drop_empty_images(&sanitize_with_parser(html, base))
+}
+
+/// The ammonia pass of [`sanitize_html`]: right for any input.
+fn sanitize_with_parser(html: &str, base: Option<&Url>) -> String {
     SANITIZE_BASE.with_borrow_mut(|slot| {
         if slot.as_ref() != base {
             *slot = base.cloned();
         }
     });
-    let cleaned = SANITIZER.clean(html).to_string();
-    drop_empty_images(&cleaned)
+    SANITIZER.clean(html).to_string()
+}
+
+/// The parser-only paths behind [`sanitize_html`] and [`html_to_text`], for the fuzz
+/// target `feed_parse_clean` to hold the fast paths (D160) to them on any input, as the
+/// unit tests do on chosen ones. Only built with the `fuzzing` feature (fuzz/).
+#[cfg(feature = "fuzzing")]
+pub mod parser_paths {
+    use url::Url;
+
+    /// [`super::sanitize_html`] without the fast path.
+    pub fn sanitize_html(html: &str, base: Option<&Url>) -> String {
+        super::drop_empty_images(&super::sanitize_with_parser(html, base))
+    }
+
+    /// [`super::html_to_text`] without the fast path.
+    pub fn html_to_text(html: &str) -> String {
+        super::html_to_text_parsed(html)
+    }
+
+    /// The text the pipeline reads from sanitised HTML (fast path where it applies).
+    pub fn sanitized_html_text(html: &str) -> String {
+        super::sanitized_html_text(html)
+    }
 }
 
 /// Remove `<img>` elements left without a source (pixels, bad URLs) or sized 1×1.
