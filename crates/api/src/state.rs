@@ -135,6 +135,8 @@ pub struct Inner {
     pub push: Arc<crate::push::service::Push>,
     /// Reports per address (D333).
     pub report_limit: crate::rate_limit::RateLimit,
+    /// Report bytes per address per day and in all (D366, D367).
+    pub report_budget: crate::report::budget::ReportBudget,
 }
 
 impl AppState {
@@ -159,6 +161,10 @@ impl AppState {
             weather_alerts: crate::weather::alerts::WeatherAlerts::new(config.weather_alerts.clone()),
             push: Arc::new(crate::push::service::Push::new(config.push.clone())),
             report_limit: crate::rate_limit::RateLimit::new(config.report.burst, config.report.every),
+            report_budget: crate::report::budget::ReportBudget::new(
+                config.report.address_bytes_per_day,
+                config.report.max_bytes,
+            ),
             config,
         }))
     }
