@@ -115,6 +115,16 @@ pub enum ApiError {
     /// 429 with `Retry-After`: a rate limit (sign-in, reporting).
     #[error("Too many attempts from this address; try again in {retry_after_secs} seconds.")]
     TooManyRequests { retry_after_secs: u64 },
+    /// 429 with `Retry-After`: an address's report bytes for the UTC day are used up (D366).
+    #[error(
+        "Reports from this address have reached today's limit of {bytes_per_day} bytes; they are taken again from midnight UTC, in {retry_after_secs} seconds."
+    )]
+    ReportDayUsed { bytes_per_day: u64, retry_after_secs: u64 },
+    /// 507: the report store is at its cap (D367); retrying does not help.
+    #[error(
+        "Reports are not being stored: the report store is at its cap of {0} bytes. The operator can raise --report-max-bytes or shorten --report-retention-days."
+    )]
+    ReportStoreFull(u64),
     /// 503: an upstream (a sign-in provider) failed or did not answer in time.
     #[error("{0}")]
     Unavailable(String),
@@ -133,7 +143,8 @@ impl ApiError {
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
-            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyRequests { .. } | ApiError::ReportDayUsed { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::ReportStoreFull(_) => StatusCode::INSUFFICIENT_STORAGE,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -161,7 +172,8 @@ impl IntoResponse for ApiError {
             status,
             &json!({ "code": status.as_u16(), "data": data, "message": self.to_string() }),
         );
-        if let ApiError::TooManyRequests { retry_after_secs } = self {
+        if let ApiError::TooManyRequests { retry_after_secs } | ApiError::ReportDayUsed { retry_after_secs, .. } = self
+        {
             res.headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
         }

@@ -140,6 +140,8 @@ pub struct Inner {
     pub report_limit: crate::rate_limit::RateLimit,
     /// New guests per address (D351).
     pub guest_limit: crate::rate_limit::RateLimit,
+    /// Report bytes per address per day and in all (D366, D367).
+    pub report_budget: crate::report::budget::ReportBudget,
 }
 
 impl AppState {
@@ -165,6 +167,10 @@ impl AppState {
             push: Arc::new(crate::push::service::Push::new(config.push.clone())),
             report_limit: crate::rate_limit::RateLimit::new(config.report.burst, config.report.every),
             guest_limit: crate::rate_limit::RateLimit::new(config.guests.burst, config.guests.every),
+            report_budget: crate::report::budget::ReportBudget::new(
+                config.report.address_bytes_per_day,
+                config.report.max_bytes,
+            ),
             config,
         }))
     }

@@ -4,6 +4,7 @@
 mod support;
 
 use serde_json::{Value, json};
+use std::sync::Arc;
 use std::time::Duration;
 use support::TestApp;
 
@@ -18,6 +19,12 @@ fn report(data: Value) -> Value {
 }
 
 async fn send(app: &TestApp, body: String, headers: &[(&str, &str)]) -> (u16, Value) {
+    let (status, _, body) = send_full(app, body, headers).await;
+    (status, body)
+}
+
+/// The status, the Retry-After header and the envelope.
+async fn send_full(app: &TestApp, body: String, headers: &[(&str, &str)]) -> (u16, Option<u64>, Value) {
     let mut req = app
         .http
         .post(format!("http://{}/api/report", app.addr))
@@ -31,7 +38,12 @@ async fn send(app: &TestApp, body: String, headers: &[(&str, &str)]) -> (u16, Va
     }
     let res = req.send().await.unwrap();
     let status = res.status().as_u16();
-    (status, res.json().await.unwrap())
+    let retry_after = res
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok());
+    (status, retry_after, res.json().await.unwrap())
 }
 
 async fn stored(app: &TestApp) -> Vec<store::reports::ReportEvent> {
@@ -200,4 +212,179 @@ async fn d331_d333_address_truncated_and_reports_rate_limited_per_address() {
     assert_eq!(status, 200, "another address has its own budget");
     let ips: Vec<String> = stored(&app).await.into_iter().map(|e| e.ip).collect();
     assert_eq!(ips, ["203.0.113.0", "203.0.113.0", "2001:db8:abcd::"]);
+}
+
+/// Issue 29's attack: the most events a call may carry, each as short as an event can be
+/// and filled in by the model (`ad_click`: nine fields), with a property record of long
+/// fields and a 500-character user agent; about 4.5 KB a call.
+fn amplifying_call() -> (String, String) {
+    let long = |c: char| c.to_string().repeat(190);
+    let events: Vec<Value> = (0..100).map(|_| json!({"event": "ad_click"})).collect();
+    let body = json!({"app_id": 20310, "timestamp": support::now_ms(), "nonce_str": "0123456789abcdef", "source": 4,
+        "data": events,
+        "property": {"os": 5, "device_id": long('d'), "device_model": long('m'), "brand": long('b'),
+                     "carrier": long('c'), "sys_lang": long('s'), "app_lang": long('l'), "sys_version": long('v'),
+                     "app_version": long('a'), "channel": long('h'), "country": long('y'),
+                     "screen_width": 1280, "screen_height": 800, "memory": 8, "storage": 256,
+                     "available_storage": 100}});
+    let ua = format!("Mozilla/5.0 {}", "u".repeat(488));
+    (body.to_string(), ua)
+}
+
+/// Replays the attack and returns (bytes sent: bodies and user agents, bytes stored as
+/// the engine measures them).
+async fn replay_amplification(app: &TestApp, measure: impl AsyncFn() -> i64) -> (i64, i64) {
+    let (body, ua) = amplifying_call();
+    assert!(
+        (4_300..4_800).contains(&body.len()),
+        "about 4.5 KB a call: {}",
+        body.len()
+    );
+    let before = measure().await;
+    let mut sent = 0;
+    for _ in 0..60 {
+        let (status, answer) = send(app, body.clone(), &[("user-agent", &ua)]).await;
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(answer["data"]["accepted"], 100);
+        sent += (body.len() + ua.len()) as i64;
+    }
+    let stored = measure().await - before;
+    let events = app.store.report_events(0, i64::MAX, 0, 10_000).await.unwrap();
+    assert_eq!(events.len(), 6000, "every event is kept");
+    let click: Value = serde_json::from_str(&events[0].fields).unwrap();
+    assert_eq!(click["adn_id"], 37, "filled-in fields read back");
+    assert_eq!(click["placement_id"], "");
+    assert_eq!(
+        events[5999].user_agent, ua,
+        "each event still carries the call's user agent"
+    );
+    let property: Value = serde_json::from_str(&events[5999].property).unwrap();
+    assert_eq!(property["brand"], "b".repeat(190), "and its property record");
+    eprintln!(
+        "amplification: sent {sent} bytes, stored {stored} bytes ({:.2}x)",
+        stored as f64 / sent as f64
+    );
+    (sent, stored)
+}
+
+/// Issue 29: 60 unauthenticated calls of ~4.5 KB once stored 29 MB (108×); what repeats is
+/// now stored once per call (D365) and what is stored stays within 3× what was sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn d365_sixty_amplifying_report_calls_store_at_most_3x_what_was_sent_on_sqlite() {
+    let dir = std::env::temp_dir().join(format!(
+        "lw-amplify-{}-{:016x}",
+        std::process::id(),
+        rand::random::<u64>()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = Arc::new(
+        store_sqlite::SqliteStore::open_file(&dir.join("db.sqlite"))
+            .await
+            .unwrap(),
+    );
+    let app = support::start(store.clone(), support::config()).await;
+    let (sent, stored) = replay_amplification(&app, async || store.report_file_bytes().await.unwrap()).await;
+    assert!(stored <= 3 * sent, "stored {stored} bytes for {sent} sent");
+    let counted = app.store.report_stored_bytes().await.unwrap();
+    assert!(
+        counted >= stored,
+        "the caps count at least what SQLite uses: {counted} < {stored}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn d365_sixty_amplifying_report_calls_store_at_most_3x_what_was_sent_on_postgres() {
+    let Some(options) = store_postgres::testing::fresh_database().await else {
+        eprintln!("skipped: TEST_DATABASE_URL is not set");
+        return;
+    };
+    let store = Arc::new(store_postgres::PgStore::connect_with(options).await.unwrap());
+    let app = support::start(store.clone(), support::config()).await;
+    let (sent, stored) = replay_amplification(&app, async || store.report_table_bytes().await.unwrap()).await;
+    assert!(stored <= 3 * sent, "stored {stored} bytes for {sent} sent");
+}
+
+fn small_call() -> String {
+    report(json!([{"event": "launch"}])).to_string()
+}
+
+/// D366: an address may store so many bytes per UTC day; then 429 with Retry-After until
+/// midnight. Another address, or another /64, has its own; two addresses of one /64 share.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn d366_an_address_that_used_its_daily_report_bytes_gets_429_until_midnight_utc() {
+    let store = support::sqlite_store().await.unwrap();
+    let mut config = support::config();
+    config.trust_forwarded_for = true;
+    let one_call = {
+        let app = support::start(support::sqlite_store().await.unwrap(), support::config()).await;
+        send(&app, small_call(), &[]).await;
+        app.store.report_stored_bytes().await.unwrap() as u64
+    };
+    config.report.address_bytes_per_day = 2 * one_call + one_call / 2;
+    let app = support::start(store, config).await;
+    let from = |ip: &'static str| [("x-forwarded-for", ip)];
+    for _ in 0..2 {
+        assert_eq!(send(&app, small_call(), &from("203.0.113.77")).await.0, 200);
+    }
+    let (status, retry_after, answer) = send_full(&app, small_call(), &from("203.0.113.77")).await;
+    assert_eq!((status, answer["code"].as_i64()), (429, Some(429)));
+    let retry_after = retry_after.expect("Retry-After");
+    let to_midnight = (86_400_000 - support::now_ms() % 86_400_000) / 1000;
+    assert!(
+        retry_after.abs_diff(to_midnight as u64) <= 2,
+        "{retry_after} s, midnight in {to_midnight} s"
+    );
+    let message = answer["message"].as_str().unwrap();
+    assert!(
+        message.contains("today's limit") && message.contains("midnight UTC"),
+        "{message}"
+    );
+    assert_eq!(
+        send(&app, small_call(), &from("203.0.113.78")).await.0,
+        200,
+        "another address has its own budget"
+    );
+    for _ in 0..2 {
+        assert_eq!(send(&app, small_call(), &from("2001:db8:abcd:12::1")).await.0, 200);
+    }
+    assert_eq!(
+        send(&app, small_call(), &from("2001:db8:abcd:12:ffff::2")).await.0,
+        429,
+        "another address of the same /64 shares its budget"
+    );
+    assert_eq!(
+        send(&app, small_call(), &from("2001:db8:abcd:13::1")).await.0,
+        200,
+        "the next /64 is another client"
+    );
+    assert_eq!(stored(&app).await.len(), 6, "refused calls store nothing");
+}
+
+/// D367: when what all reports take reaches --report-max-bytes, new reports are refused
+/// with 507 and a message for the operator; what is stored is kept.
+async fn d367_a_full_report_store_refuses_new_reports_with_507(app: &TestApp) {
+    assert_eq!(send(app, small_call(), &[]).await.0, 200);
+    let (status, answer) = send(app, small_call(), &[]).await;
+    assert_eq!((status, answer["code"].as_i64()), (507, Some(507)));
+    let message = answer["message"].as_str().unwrap();
+    assert!(message.contains("--report-max-bytes"), "{message}");
+    assert_eq!(stored(app).await.len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn d367_a_full_report_store_refuses_new_reports_with_507_on_both_engines() {
+    let one_call = {
+        let app = support::start(support::sqlite_store().await.unwrap(), support::config()).await;
+        send(&app, small_call(), &[]).await;
+        app.store.report_stored_bytes().await.unwrap() as u64
+    };
+    let mut config = support::config();
+    config.report.max_bytes = one_call + one_call / 2;
+    let app = support::start(support::sqlite_store().await.unwrap(), config.clone()).await;
+    d367_a_full_report_store_refuses_new_reports_with_507(&app).await;
+    if let Some(store) = support::postgres_store().await {
+        let app = support::start(store, config).await;
+        d367_a_full_report_store_refuses_new_reports_with_507(&app).await;
+    }
 }

@@ -279,6 +279,15 @@ pub struct ServeArgs {
     /// sessions too. 0 keeps idle guests (D352).
     #[arg(long, env = "LOCALWIRE_GUEST_IDLE_DAYS", default_value_t = 180)]
     pub guest_idle_days: u32,
+    /// Bytes of reports one address (an IPv6 /64) may store per UTC day, counted as stored
+    /// (text plus a fixed cost per row); past it, 429 until midnight UTC. 0: no cap.
+    #[arg(long, env = "LOCALWIRE_REPORT_ADDRESS_BYTES_PER_DAY",
+        default_value_t = api::report::config::DEFAULT_ADDRESS_BYTES_PER_DAY)]
+    pub report_address_bytes_per_day: u64,
+    /// Bytes all stored reports may take, counted the same way; past it new reports are
+    /// refused (507) until the retention frees room. 0: no cap.
+    #[arg(long, env = "LOCALWIRE_REPORT_MAX_BYTES", default_value_t = api::report::config::DEFAULT_MAX_BYTES)]
+    pub report_max_bytes: u64,
     /// Operators: signed-in accounts with these emails (comma-separated) see usage.
     #[arg(long, env = "LOCALWIRE_ADMIN_EMAILS", default_value = "")]
     pub admin_emails: String,
@@ -440,6 +449,8 @@ impl ServeArgs {
                 retention_days: self.report_retention_days,
                 burst: self.report_burst,
                 every: std::time::Duration::from_millis(self.report_every_ms),
+                address_bytes_per_day: self.report_address_bytes_per_day,
+                max_bytes: self.report_max_bytes,
             },
             guests: api::guests::GuestConfig {
                 burst: self.guest_burst,

@@ -88,6 +88,11 @@ pub(crate) fn db(e: sqlx::Error) -> StoreError {
 }
 
 impl SqliteStore {
+    /// The bytes of the pages the reports file uses (issue 29's amplification tests).
+    pub async fn report_file_bytes(&self) -> Result<i64> {
+        self.reports.file_bytes().await
+    }
+
     /// Open (creating if missing) the database file and run the migrations.
     pub async fn open_file(path: &Path) -> Result<SqliteStore> {
         let options = SqliteConnectOptions::new().filename(path);
@@ -517,8 +522,8 @@ impl Store for SqliteStore {
 
 #[async_trait]
 impl store::ReportStore for SqliteStore {
-    async fn append_report_events(&self, events: Vec<store::reports::ReportEvent>) -> Result<()> {
-        self.reports.append(events).await
+    async fn append_report_call(&self, call: store::reports::ReportCall) -> Result<()> {
+        self.reports.append(call).await
     }
 
     async fn delete_report_events_before(&self, before_ms: i64) -> Result<u64> {
@@ -537,6 +542,10 @@ impl store::ReportStore for SqliteStore {
 
     async fn usage(&self, from_ms: i64, to_ms: i64) -> Result<store::reports::Usage> {
         self.reports.usage(from_ms, to_ms).await
+    }
+
+    async fn report_stored_bytes(&self) -> Result<i64> {
+        self.reports.stored_bytes().await
     }
 }
 

@@ -253,6 +253,7 @@ macro_rules! store_contract_tests {
             report_events_are_appended_and_read_back_oldest_first,
             usage_sums_readers_page_views_functions_stories_searches_and_channels,
             retention_deletes_only_events_received_before_the_cut,
+            d366_stored_bytes_are_the_sum_of_the_calls_counted_bytes,
         );
         $crate::store_contract_tests!(@content $make;
             import_adds_publishers_and_feeds_and_skips_known_urls,

@@ -14,7 +14,18 @@ pub struct ReportConfig {
     pub burst: u32,
     /// Then one report per this interval per address (`--report-every-ms`).
     pub every: Duration,
+    /// Bytes one address (an IPv6 /64) may store per UTC day, as counted (D366); 0: no cap
+    /// (`--report-address-bytes-per-day`).
+    pub address_bytes_per_day: u64,
+    /// Bytes all reports may take, as counted; past it new reports are refused (D367); 0:
+    /// no cap (`--report-max-bytes`).
+    pub max_bytes: u64,
 }
+
+/// Default daily bytes per address: 1 MB.
+pub const DEFAULT_ADDRESS_BYTES_PER_DAY: u64 = 1_000_000;
+/// Default cap on all reports: 1 GB.
+pub const DEFAULT_MAX_BYTES: u64 = 1_000_000_000;
 
 impl Default for ReportConfig {
     fn default() -> Self {
@@ -22,6 +33,8 @@ impl Default for ReportConfig {
             retention_days: DEFAULT_RETENTION_DAYS,
             burst: 60,
             every: Duration::from_millis(500),
+            address_bytes_per_day: DEFAULT_ADDRESS_BYTES_PER_DAY,
+            max_bytes: DEFAULT_MAX_BYTES,
         }
     }
 }

@@ -7,7 +7,11 @@
 //! Privacy Control dropped (answered `accepted: 0`), nothing kept that names a person
 //! (the address truncated, D331; no user id, D332). It accepts any content type, since a
 //! beacon's Blob may say `text/plain`.
+//!
+//! What a call repeats for its events is stored once (D365), and what it stores is counted
+//! against a daily budget per address and a cap on the whole store (`budget`, D366, D367).
 
+pub mod budget;
 pub mod config;
 pub mod retention;
 
@@ -17,11 +21,14 @@ use crate::state::{AppState, now_ms};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
-use domain::report::{CleanEvent, cap_user_agent, clean_report, is_bot_user_agent, truncate_ip};
+use budget::Refusal;
+use domain::report::{
+    CleanEvent, cap_user_agent, clean_report, event_columns, is_bot_user_agent, stored_fields, truncate_ip,
+};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::time::Instant;
-use store::reports::ReportEvent;
+use store::reports::{CallEvent, ReportCall};
 use utoipa::ToSchema;
 
 /// Largest report body: 100 events with long stack traces fit.
@@ -71,43 +78,22 @@ fn text(fields: &Map<String, Value>, key: &str) -> String {
     fields.get(key).and_then(Value::as_str).unwrap_or("").to_string()
 }
 
-/// The columns the operator's views group by, per model.
-fn row(e: CleanEvent, property: &Map<String, Value>, property_json: &str, ip: &str, ua: &str, now: i64) -> ReportEvent {
-    let (subject, detail, label) = match e.name.as_str() {
-        "coreBehavior" | "clientBehavior" => (
-            text(&e.fields, "behavior_id"),
-            text(&e.fields, "sub_behavior_id"),
-            String::new(),
-        ),
-        "search" => (text(&e.fields, "keyword"), String::new(), String::new()),
-        "pageView" => (
-            text(&e.fields, "page_path"),
-            text(&e.fields, "news_id"),
-            text(&e.fields, "page_title"),
-        ),
-        "should_show" | "ping_back" | "ad_click" => (
-            text(&e.fields, "placement_id"),
-            text(&e.fields, "rule_id"),
-            text(&e.fields, "scene"),
-        ),
-        _ => Default::default(),
-    };
-    ReportEvent {
-        id: 0,
-        received_at_ms: now,
+/// An event as stored: the columns the operator's views group by and the fields those and
+/// the model's defaults do not give back (D365).
+fn stored_event(e: CleanEvent) -> CallEvent {
+    let [subject, detail, label] = event_columns(&e.name, &e.fields);
+    let fields = stored_fields(&e.name, &e.fields);
+    CallEvent {
         time_ms: e.time_ms,
-        device_id: text(property, "device_id"),
-        country: text(property, "country").to_ascii_uppercase(),
-        lang: text(property, "app_lang"),
-        channel: text(property, "channel"),
+        fields: if fields.is_empty() {
+            String::new()
+        } else {
+            Value::Object(fields).to_string()
+        },
         event: e.name,
         subject,
         detail,
         label,
-        ip: ip.to_string(),
-        user_agent: ua.to_string(),
-        fields: Value::Object(e.fields).to_string(),
-        property: property_json.to_string(),
     }
 }
 
@@ -116,7 +102,8 @@ fn row(e: CleanEvent, property: &Map<String, Value>, property_json: &str, ip: &s
     responses((status = 200, description = "Envelope with what was stored and what was refused", body = ReportAnswer),
         (status = 400, description = "Not a report: the message says which field ('No report event list' when no event is valid)"),
         (status = 413, description = "Body larger than 256 KB"),
-        (status = 429, description = "Too many reports from this address (Retry-After)")))]
+        (status = 429, description = "Too many reports from this address, or its bytes for the UTC day are used (Retry-After)"),
+        (status = 507, description = "The report store is at its cap (--report-max-bytes); nothing is stored")))]
 pub async fn report(State(state): State<AppState>, req: Request) -> Result<Response, ApiError> {
     let ip = client_ip(&req, state.config.trust_forwarded_for);
     if let Some(ip) = ip {
@@ -155,20 +142,51 @@ pub async fn report(State(state): State<AppState>, req: Request) -> Result<Respo
             dropped,
         }));
     }
-    let ua = cap_user_agent(ua);
-    let ip = ip.map(truncate_ip).unwrap_or_default();
-    let property_json = Value::Object(clean.property.clone()).to_string();
     let now = now_ms();
-    let rows: Vec<ReportEvent> = clean
-        .events
-        .into_iter()
-        .map(|e| row(e, &clean.property, &property_json, &ip, &ua, now))
-        .collect();
-    let accepted = rows.len();
-    state.store.append_report_events(rows).await?;
+    let call = ReportCall {
+        received_at_ms: now,
+        ip: ip.map(truncate_ip).unwrap_or_default(),
+        user_agent: cap_user_agent(ua),
+        device_id: text(&clean.property, "device_id"),
+        country: text(&clean.property, "country").to_ascii_uppercase(),
+        lang: text(&clean.property, "app_lang"),
+        channel: text(&clean.property, "channel"),
+        property: Value::Object(clean.property).to_string(),
+        events: clean.events.into_iter().map(stored_event).collect(),
+    };
+    let accepted = call.events.len();
+    take_budget(&state, ip, &call, now).await?;
+    state.store.append_report_call(call).await?;
     Ok(ok(ReportAnswer {
         accepted,
         rejected,
         dropped: None,
     }))
+}
+
+/// Count the call against its address's day and the store's cap (D366, D367), measuring
+/// the store first when the last measure is old.
+async fn take_budget(
+    state: &AppState,
+    ip: Option<std::net::IpAddr>,
+    call: &ReportCall,
+    now: i64,
+) -> Result<(), ApiError> {
+    let budget = &state.report_budget;
+    if budget.should_measure(now) {
+        let measured = state.store.report_stored_bytes().await;
+        if let Err(e) = &measured {
+            tracing::warn!(error = %e, "measuring the report store failed");
+        }
+        budget.measured(measured.ok(), now);
+    }
+    budget
+        .take(ip, call.stored_bytes().max(0) as u64, now)
+        .map_err(|refusal| match refusal {
+            Refusal::AddressDay { retry_after_secs } => ApiError::ReportDayUsed {
+                bytes_per_day: budget.per_address_per_day(),
+                retry_after_secs,
+            },
+            Refusal::Full => ApiError::ReportStoreFull(budget.max_total()),
+        })
 }

@@ -3295,8 +3295,15 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Too many reports from this address (Retry-After) */
+            /** @description Too many reports from this address, or its bytes for the UTC day are used (Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The report store is at its cap (--report-max-bytes); nothing is stored */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
