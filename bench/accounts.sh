@@ -36,6 +36,7 @@ FAKE_PID=$!
 for _ in $(seq 50); do [ -s "$WORK/fake.json" ] && break; sleep 0.1; done
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$WORK/fake.json" "$1"; }
 "$BIN" serve --addr "127.0.0.1:$PORT_APP" --data-dir "$WORK/data" --log warn --sign-word "$WORD" --forwarded-for \
+  --public-url "http://127.0.0.1:$PORT_APP" \
   --google-client-id "$(field google_client_id)" --google-client-secret "$(field google_client_secret)" \
   --google-issuer "$(field google_issuer)" >"$WORK/app.log" 2>&1 &
 APP_PID=$!

@@ -371,6 +371,10 @@ export async function startServer({
     }
   }
   args.push(...extraArgs);
+  // Sign-in needs the public address, never the Host header (D362).
+  const signIn = ['--google-client-id', '--facebook-app-id'].some((f) => extraArgs.includes(f));
+  if (signIn && !extraArgs.includes('--public-url'))
+    args.push('--public-url', `http://127.0.0.1:${port}`);
   const child = spawn(binary, args, {
     env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn', ...env },
   });

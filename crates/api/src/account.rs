@@ -11,7 +11,7 @@ use axum::extract::State;
 use axum::response::Response;
 use domain::user::{AccountType, UserServer};
 use serde::{Deserialize, Serialize};
-use store::{SessionUser, UserId};
+use store::{IdentityInfo, SessionUser, UserId};
 use utoipa::ToSchema;
 
 /// The signed-in session behind a token, with its id.
@@ -49,11 +49,30 @@ pub struct AccountInfo {
     pub operator: bool,
 }
 
-/// Whether an account's email is one of `--admin-emails` (compared in lower case): an
-/// operator of this server (D335, D337).
-pub fn is_operator(state: &AppState, email: &str) -> bool {
-    let email = email.trim().to_ascii_lowercase();
-    !email.is_empty() && state.config.admin_emails.contains(&email)
+/// How `--admin-emails` names an identity by provider and subject: `google:<sub>`,
+/// `facebook:<user id>` (D361).
+pub fn operator_entry(provider: AccountType, subject: &str) -> Option<String> {
+    let name = match provider {
+        AccountType::Google => "google",
+        AccountType::Facebook => "facebook",
+        _ => return None,
+    };
+    Some(format!("{name}:{}", subject.trim().to_ascii_lowercase()))
+}
+
+/// Whether an account is an operator of this server (D335, D337, D361): one of its
+/// identities is named in `admin` (`--admin-emails`, lower case), by its email when the
+/// provider vouched for it (Google, whose sign-in keeps only an email Google says is
+/// verified), or by `provider:subject`. A Facebook email never makes an operator:
+/// Facebook does not say whether it verified it, and an address anyone could put on a
+/// Facebook profile must not open `/admin`.
+pub fn is_operator(admin: &[String], identities: &[IdentityInfo]) -> bool {
+    identities.iter().any(|i| {
+        let by_subject = operator_entry(i.provider, &i.subject).is_some_and(|e| admin.contains(&e));
+        let email = i.email.trim().to_ascii_lowercase();
+        let by_email = i.provider == AccountType::Google && !email.is_empty() && admin.contains(&email);
+        by_subject || by_email
+    })
 }
 
 /// The signed-in reader and the providers linked to them.
@@ -64,10 +83,9 @@ pub fn is_operator(state: &AppState, email: &str) -> bool {
         (status = 403, description = "A guest: sign in first")))]
 pub async fn account(State(state): State<AppState>, call: Signed<Empty>) -> Result<Response, ApiError> {
     let (_, session) = require_account(&state, call.token.as_deref()).await?;
-    let identities = state
-        .store
-        .identities_of(UserId(session.user.id))
-        .await?
+    let identities = state.store.identities_of(UserId(session.user.id)).await?;
+    let operator = is_operator(&state.config.admin_emails, &identities);
+    let identities = identities
         .into_iter()
         .map(|i| LinkedIdentity {
             account_type: i.provider.code(),
@@ -77,7 +95,6 @@ pub async fn account(State(state): State<AppState>, call: Signed<Empty>) -> Resu
             last_used_at: i.last_used_at_ms,
         })
         .collect();
-    let operator = is_operator(&state, &session.user.email);
     Ok(ok(AccountInfo {
         user: session.user,
         identities,
@@ -241,4 +258,54 @@ pub async fn delete(State(state): State<AppState>, call: Signed<DeleteRequest>) 
     tracing::info!("an account was deleted by its owner");
     let guest: UserAndToken = start_guest(&state, &call.device, 0, String::new()).await?;
     Ok(ok(guest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn identity(provider: AccountType, subject: &str, email: &str) -> IdentityInfo {
+        IdentityInfo {
+            provider,
+            subject: subject.into(),
+            email: email.into(),
+            name: String::new(),
+            linked_at_ms: 0,
+            last_used_at_ms: 0,
+        }
+    }
+
+    #[test]
+    fn d361_operators_are_google_emails_or_named_provider_subjects() {
+        let admin = vec![
+            "boss@example.org".to_string(),
+            "facebook:2002".to_string(),
+            "google:108".to_string(),
+        ];
+        let google = |sub, email| identity(AccountType::Google, sub, email);
+        let facebook = |sub, email| identity(AccountType::Facebook, sub, email);
+        assert!(
+            is_operator(&admin, &[google("1", "Boss@Example.org")]),
+            "a Google email"
+        );
+        assert!(is_operator(&admin, &[google("108", "")]), "a Google subject");
+        assert!(is_operator(&admin, &[facebook("2002", "")]), "a Facebook subject");
+        assert!(
+            !is_operator(&admin, &[facebook("1001", "boss@example.org")]),
+            "a Facebook email never makes an operator"
+        );
+        assert!(
+            !is_operator(&admin, &[facebook("108", "")]),
+            "a subject is the named provider's"
+        );
+        assert!(!is_operator(&admin, &[google("1", "")]), "no email, not listed");
+        assert!(!is_operator(&admin, &[]));
+        assert!(
+            is_operator(
+                &admin,
+                &[facebook("1001", "boss@example.org"), google("7", "boss@example.org")]
+            ),
+            "the account's Google identity vouches for the email"
+        );
+    }
 }

@@ -27,6 +27,7 @@ pub mod read_cache;
 pub mod reader;
 pub mod reader_view;
 pub mod report;
+pub mod same_origin;
 pub mod security;
 pub mod session;
 pub mod signed;
@@ -231,7 +232,7 @@ pub fn router(state: AppState) -> Router {
             ),
         )
         .layer(CatchPanicLayer::custom(panic_response));
-    for layer in security::layers() {
+    for layer in security::layers(state.config.public_url.as_deref()) {
         app = app.layer(layer);
     }
     app.with_state(state)

@@ -1,5 +1,5 @@
 //! Security headers: on every answer no sniffing, no framing and a strict referrer
-//! policy; on HTML documents also a strict Content-Security-Policy (no inline scripts
+//! policy, and HSTS when the public address is https; on HTML documents also a strict Content-Security-Policy (no inline scripts
 //! or styles; the page payload is inert JSON). CSP means nothing on JSON or images,
 //! and it is a third of the bytes of a small API answer.
 
@@ -27,12 +27,27 @@ pub fn add_document_headers(headers: &mut HeaderMap) {
     );
 }
 
-pub fn layers() -> Vec<SetResponseHeaderLayer<HeaderValue>> {
-    let pairs: [(HeaderName, &'static str); 3] = [
+/// HSTS when the public address is https (D363): a year, for this host only. Not
+/// `includeSubDomains`: the operator may serve other things under the same domain, over
+/// plain http, and this server cannot know; not `preload` either, which is the domain
+/// owner's choice to make with the browsers' list.
+pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000";
+
+/// Is the server's public address (`--public-url`) an https one?
+pub fn public_https(public_url: Option<&str>) -> bool {
+    public_url.is_some_and(|u| u.trim().to_ascii_lowercase().starts_with("https://"))
+}
+
+/// The headers every answer carries; HSTS too when `public_url` is https.
+pub fn layers(public_url: Option<&str>) -> Vec<SetResponseHeaderLayer<HeaderValue>> {
+    let mut pairs: Vec<(HeaderName, &'static str)> = vec![
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         (header::X_FRAME_OPTIONS, "DENY"),
         (header::REFERRER_POLICY, "strict-origin-when-cross-origin"),
     ];
+    if public_https(public_url) {
+        pairs.push((header::STRICT_TRANSPORT_SECURITY, STRICT_TRANSPORT_SECURITY));
+    }
     pairs
         .into_iter()
         .map(|(name, value)| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value)))

@@ -409,7 +409,54 @@ async fn d336_opml_import_reports_what_it_added_and_skipped(app: &TestApp) {
     assert_eq!(body["data"]["list"].as_array().unwrap().len(), 2);
 }
 
+async fn d364_admin_add_and_import_drop_home_and_icon_addresses_that_are_not_http(app: &TestApp) {
+    let origin = feed_server().await;
+    let op = account(app, "dev-op", OPERATOR).await;
+    let (status, body) = app
+        .call(
+            "dev-op",
+            "/admin/feeds/add",
+            Some(&op),
+            json!({"url": format!("{origin}/feed.xml"), "home_url": "javascript:alert(document.cookie)"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let opml = format!(
+        r#"<opml version="2.0" xmlns:localwire="{NS}"><body>
+<outline text="Data Icon" xmlUrl="https://data.example/rss" htmlUrl="data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;" localwire:icon="javascript:alert(1)"/>
+</body></opml>"#,
+        NS = ingest::opml::NAMESPACE
+    );
+    let s = support::signing(&support::base_for("dev-op", "en", "US"), "/admin/feeds/importOpml");
+    let (status, body) = app
+        .call_with(
+            &s,
+            "/admin/feeds/importOpml",
+            Some(&op),
+            json!({"opml": opml}).to_string(),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let kept: Vec<(String, String, String)> = app
+        .store
+        .export_publishers()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(m, _)| (m.name, m.home_url, m.icon_url))
+        .collect();
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    for (name, home, icon) in kept {
+        assert_eq!((home.as_str(), icon.as_str()), ("", ""), "{name}");
+    }
+}
+
 mod sqlite {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn d364_admin_add_and_import_drop_home_and_icon_addresses_that_are_not_http() {
+        let app = super::start(crate::support::sqlite_store().await.unwrap()).await;
+        super::d364_admin_add_and_import_drop_home_and_icon_addresses_that_are_not_http(&app).await;
+    }
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn d337_the_account_page_knows_an_operator() {
         let app = super::start(crate::support::sqlite_store().await.unwrap()).await;
@@ -443,6 +490,14 @@ mod sqlite {
 }
 
 mod postgres {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn d364_admin_add_and_import_drop_home_and_icon_addresses_that_are_not_http() {
+        let Some(store) = crate::support::postgres_store().await else {
+            return;
+        };
+        super::d364_admin_add_and_import_drop_home_and_icon_addresses_that_are_not_http(&super::start(store).await)
+            .await;
+    }
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn d337_the_account_page_knows_an_operator() {
         let Some(store) = crate::support::postgres_store().await else {

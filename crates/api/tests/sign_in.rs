@@ -18,7 +18,22 @@ struct Env {
 
 async fn env(store: std::sync::Arc<dyn store::Store>) -> Env {
     let fake = FakeProviders::start().await;
-    let config = api::ApiConfig {
+    let config = sign_in_config(&fake);
+    let app = support::start_with(store, |addr| api::ApiConfig {
+        // The redirect address is built from the public address only (D362).
+        public_url: Some(format!("http://{addr}")),
+        ..config
+    })
+    .await;
+    Env { app, fake }
+}
+
+/// The admin list of the sign-in tests: an email and a Facebook subject (D361).
+const ADMIN_EMAIL: &str = "boss@example.com";
+const ADMIN_FACEBOOK: &str = "facebook:2002";
+
+fn sign_in_config(fake: &FakeProviders) -> api::ApiConfig {
+    api::ApiConfig {
         google: Some(sign_in::GoogleConfig {
             client_id: GOOGLE_CLIENT_ID.into(),
             client_secret: GOOGLE_CLIENT_SECRET.into(),
@@ -31,10 +46,9 @@ async fn env(store: std::sync::Arc<dyn store::Store>) -> Env {
             dialog_url: fake.facebook_dialog_url(),
         }),
         trust_forwarded_for: true,
+        admin_emails: vec![ADMIN_EMAIL.into(), ADMIN_FACEBOOK.into()],
         ..support::config()
-    };
-    let app = support::start(store, config).await;
-    Env { app, fake }
+    }
 }
 
 macro_rules! both_engines {
@@ -270,6 +284,76 @@ async fn a_bad_id_token_signs_nobody_in(env: &Env) {
     env.fake.google_fault(GoogleFault::None);
 }
 
+/// Whether the account behind `token` is an operator: what the account call says, and
+/// whether the operator's feed list opens (200) or not (403).
+async fn operator(env: &Env, device: &str, token: &str) -> (Option<bool>, u16) {
+    let (_, account) = env.app.call(device, "/user/account", Some(token), json!({})).await;
+    let (status, _) = env.app.call(device, "/admin/feeds", Some(token), json!({})).await;
+    (account["data"]["operator"].as_bool(), status)
+}
+
+async fn d361_an_unverified_google_email_on_the_admin_list_is_not_an_operator(env: &Env) {
+    env.fake.set_google_user(FakeUser {
+        sub: "g-unverified".into(),
+        email: Some(ADMIN_EMAIL.into()),
+        email_verified: false,
+        ..FakeUser::default()
+    });
+    let (_, token) = env.app.guest("dev-unverified").await;
+    let mut browser = Browser::new(&token);
+    assert_eq!(browser.sign_in(env, "google", "").await.status(), 200);
+    assert_eq!(
+        operator(env, "dev-unverified", &browser.token).await,
+        (Some(false), 403),
+        "Google did not say the email is verified"
+    );
+
+    env.fake.set_google_user(FakeUser {
+        sub: "g-verified".into(),
+        email: Some(ADMIN_EMAIL.to_uppercase()),
+        email_verified: true,
+        ..FakeUser::default()
+    });
+    let (_, token) = env.app.guest("dev-verified").await;
+    let mut browser = Browser::new(&token);
+    assert_eq!(browser.sign_in(env, "google", "").await.status(), 200);
+    assert_eq!(
+        operator(env, "dev-verified", &browser.token).await,
+        (Some(true), 200),
+        "a verified Google email on the list"
+    );
+}
+
+async fn d361_a_facebook_email_on_the_admin_list_is_not_an_operator_a_listed_subject_is(env: &Env) {
+    env.fake.set_facebook_user(FakeFacebookUser {
+        id: "1001".into(),
+        email: Some(ADMIN_EMAIL.into()),
+        ..FakeFacebookUser::default()
+    });
+    let (_, token) = env.app.guest("dev-fb-email").await;
+    let mut browser = Browser::new(&token);
+    assert_eq!(browser.sign_in(env, "facebook", "").await.status(), 200);
+    assert_eq!(
+        operator(env, "dev-fb-email", &browser.token).await,
+        (Some(false), 403),
+        "Facebook does not say whether an email is verified"
+    );
+
+    env.fake.set_facebook_user(FakeFacebookUser {
+        id: ADMIN_FACEBOOK.trim_start_matches("facebook:").into(),
+        email: None,
+        ..FakeFacebookUser::default()
+    });
+    let (_, token) = env.app.guest("dev-fb-subject").await;
+    let mut browser = Browser::new(&token);
+    assert_eq!(browser.sign_in(env, "facebook", "").await.status(), 200);
+    assert_eq!(
+        operator(env, "dev-fb-subject", &browser.token).await,
+        (Some(true), 200),
+        "listed as facebook:<id>"
+    );
+}
+
 async fn facebook_without_email_signs_in(env: &Env) {
     env.fake.set_facebook_user(FakeFacebookUser {
         id: "fb-1001".into(),
@@ -298,6 +382,11 @@ async fn a_whole_window_sign_in_returns_only_to_our_own_paths(env: &Env) {
     let cases = [
         ("%2Fcategory%2Fsports%3Fx%3D1", "/category/sports?x=1"),
         ("%2F%2Fevil.example%2F", "/"),
+        ("%2F%5Cevil.example", "/"),
+        ("%5C%2Fevil.example", "/"),
+        ("%2F%09%2Fevil.example", "/"),
+        ("%2F%252F%252Fevil.example", "/"),
+        ("https%3A%2F%2Fevil.example%2F", "/"),
     ];
     for (i, (asked, landed)) in cases.into_iter().enumerate() {
         let (_, token) = env.app.guest(&format!("dev-page-{i}")).await;
@@ -650,6 +739,8 @@ both_engines!(
     a_bad_id_token_signs_nobody_in,
     facebook_without_email_signs_in,
     a_whole_window_sign_in_returns_only_to_our_own_paths,
+    d361_an_unverified_google_email_on_the_admin_list_is_not_an_operator,
+    d361_a_facebook_email_on_the_admin_list_is_not_an_operator_a_listed_subject_is,
     linking_facebook_to_a_google_account,
     logout_after_sign_in_gives_a_new_guest,
     account_page_calls_for_sessions_download_and_delete,

@@ -57,3 +57,40 @@ pub fn publishers_from_opml(list: &[OpmlPublisher]) -> Result<Vec<PublisherFeeds
     }
     Ok(publishers::merge(ok))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::opml::{NAMESPACE, parse_opml};
+
+    #[test]
+    fn d364_an_opml_home_or_icon_that_is_not_http_is_dropped() {
+        let text = format!(
+            r#"<opml version="2.0" xmlns:localwire="{NAMESPACE}"><head/><body>
+<outline text="Script" xmlUrl="https://a.example/rss" htmlUrl="javascript:alert(1)" localwire:icon="data:image/svg+xml,&lt;svg/&gt;"/>
+<outline text="File" xmlUrl="https://b.example/rss" localwire:home="file:///etc/passwd" localwire:icon="javascript:alert(2)"/>
+<outline text="Good" xmlUrl="https://c.example/rss" htmlUrl="https://c.example/" localwire:icon="https://c.example/i.png"/>
+</body></opml>"#
+        );
+        let parsed = parse_opml(text.as_bytes()).unwrap();
+        let list = publishers_from_opml(&parsed.publishers).unwrap();
+        let got: Vec<_> = list
+            .iter()
+            .map(|p| {
+                (
+                    p.media.name.as_str(),
+                    p.media.home_url.as_str(),
+                    p.media.icon_url.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("Script", "", ""),
+                ("File", "", ""),
+                ("Good", "https://c.example/", "https://c.example/i.png")
+            ]
+        );
+    }
+}

@@ -84,8 +84,24 @@ pub fn locate(city: &str, state: &str, country: Country) -> Option<&'static City
         })
 }
 
+/// A publisher's home or icon address as it is kept: an absolute http(s) address, else
+/// empty (D364). `javascript:`, `data:`, `file:`, relative paths and garbage are dropped:
+/// the app and the pages put these in `href` and `src`, and the operator's screens show
+/// them, so only a web address may get that far. The command line, OPML files and
+/// `/admin` all come through here.
+pub fn web_address(raw: &str) -> String {
+    let raw = raw.trim();
+    match url::Url::parse(raw) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty()) => {
+            raw.to_string()
+        }
+        _ => String::new(),
+    }
+}
+
 /// Check and complete a publisher. Country defaults to US and language to en; a city,
-/// when given, must be in the gazetteer (with its state or province when given).
+/// when given, must be in the gazetteer (with its state or province when given). A home
+/// or icon address that is not http(s) is dropped ([`web_address`]).
 pub fn to_store(input: &PublisherInput) -> Result<PublisherFeeds, String> {
     let name = input.name.trim();
     if name.is_empty() {
@@ -144,8 +160,8 @@ pub fn to_store(input: &PublisherInput) -> Result<PublisherFeeds, String> {
         media: NewMedia {
             slug,
             name: name.to_string(),
-            icon_url: input.icon_url.trim().to_string(),
-            home_url: input.home_url.trim().to_string(),
+            icon_url: web_address(&input.icon_url),
+            home_url: web_address(&input.home_url),
             about: input.about.trim().to_string(),
             contact: input.contact.trim().to_string(),
             category_id: category.to_string(),
@@ -191,6 +207,43 @@ mod tests {
             lang: "fr-CA".into(),
             ..PublisherInput::default()
         }
+    }
+
+    #[test]
+    fn d364_only_http_and_https_home_and_icon_addresses_are_kept() {
+        for bad in [
+            "javascript:alert(1)",
+            " JavaScript:alert(1)",
+            "java\tscript:alert(1)",
+            "data:image/svg+xml,<svg onload=alert(1)>",
+            "file:///etc/passwd",
+            "vbscript:msgbox(1)",
+            "//evil.example/icon.png",
+            "/icon.png",
+            "ftp://files.example/icon.png",
+            "http://",
+            "not a url",
+        ] {
+            let p = to_store(&PublisherInput {
+                home_url: bad.into(),
+                icon_url: bad.into(),
+                ..input("", "", "US")
+            })
+            .unwrap();
+            assert_eq!(
+                (p.media.home_url.as_str(), p.media.icon_url.as_str()),
+                ("", ""),
+                "{bad:?}"
+            );
+        }
+        let p = to_store(&PublisherInput {
+            home_url: " https://news.example.org/ ".into(),
+            icon_url: "http://news.example.org/icon.png".into(),
+            ..input("", "", "US")
+        })
+        .unwrap();
+        assert_eq!(p.media.home_url, "https://news.example.org/");
+        assert_eq!(p.media.icon_url, "http://news.example.org/icon.png");
     }
 
     #[test]

@@ -75,10 +75,10 @@ pub struct FeedAddArgs {
     /// One of the 13 category ids (local, politics, business, …).
     #[arg(long, default_value = "local")]
     pub category: String,
-    /// The publisher's home page.
+    /// The publisher's home page: an http(s) address (anything else is dropped).
     #[arg(long, default_value = "")]
     pub home: String,
-    /// The publisher's icon.
+    /// The publisher's icon: an http(s) address (anything else is dropped).
     #[arg(long, default_value = "")]
     pub icon: String,
     #[command(flatten)]
@@ -407,7 +407,24 @@ impl ServeArgs {
             subject.starts_with("mailto:") || subject.starts_with("https://"),
             "LOCALWIRE_PUSH_SUBJECT must be a mailto: or https: address: {subject}"
         );
-        let public_url = self.public_url.clone().filter(|u| !u.trim().is_empty());
+        let public_url = public_url(self.public_url.as_deref())?;
+        let google = self.sign_in.google()?;
+        let facebook = self.sign_in.facebook()?;
+        // The provider sends the browser back to an address the server names; from the
+        // Host header that would be anyone's to choose (D362).
+        if public_url.is_none() {
+            let on: Vec<&str> = [("Google", google.is_some()), ("Facebook", facebook.is_some())]
+                .into_iter()
+                .filter_map(|(name, on)| on.then_some(name))
+                .collect();
+            anyhow::ensure!(
+                on.is_empty(),
+                "{} sign-in needs --public-url (LOCALWIRE_PUBLIC_URL), the address readers use, e.g. \
+                 https://news.example.org: the provider's redirect address is built from it, never from the \
+                 request's Host header",
+                on.join(" and ")
+            );
+        }
         let ads = self.ad_client()?;
         let alerts_user_agent = api::weather::alerts::user_agent(public_url.as_deref());
         Ok(api::ApiConfig {
@@ -423,8 +440,8 @@ impl ServeArgs {
             body_limit: self.body_limit,
             session_ttl_ms: self.session_days.saturating_mul(24 * 3600 * 1000),
             encrypt_responses: self.encrypt_responses,
-            google: self.sign_in.google()?,
-            facebook: self.sign_in.facebook()?,
+            google,
+            facebook,
             trust_forwarded_for: self.forwarded_for,
             weather: api::weather::WeatherConfig {
                 url: self.weather_url.trim_end_matches('/').to_string(),
@@ -483,6 +500,20 @@ impl ServeArgs {
             .with_context(|| format!("LOCALWIRE_ADS: {} is not a valid ad client", path.display()))?;
         Ok(Some(ads))
     }
+}
+
+/// `--public-url` checked: an absolute http(s) address with a host (D362, D363); `None`
+/// when unset or blank. A trailing slash is dropped.
+fn public_url(raw: Option<&str>) -> Result<Option<String>> {
+    let Some(raw) = raw.map(str::trim).filter(|u| !u.is_empty()) else {
+        return Ok(None);
+    };
+    let parsed = url::Url::parse(raw).ok();
+    anyhow::ensure!(
+        parsed.is_some_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty())),
+        "LOCALWIRE_PUBLIC_URL must be an absolute http(s) address such as https://news.example.org: {raw}"
+    );
+    Ok(Some(raw.trim_end_matches('/').to_string()))
 }
 
 pub fn init_logging(log: &LogArgs) {

@@ -252,3 +252,38 @@ fn d345_a_bad_ad_client_file_stops_the_start_naming_the_field() {
         "{err}"
     );
 }
+
+#[test]
+fn d362_sign_in_without_a_public_url_stops_the_start_naming_the_flag() {
+    let out = bin()
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(temp_dir("no-public-url"))
+        .args(["--google-client-id", "id", "--google-client-secret", "secret"])
+        .env_remove("LOCALWIRE_PUBLIC_URL")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Google sign-in needs --public-url (LOCALWIRE_PUBLIC_URL)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn d362_a_public_url_that_is_not_an_http_address_stops_the_start() {
+    for bad in ["news.example.org", "javascript:alert(1)", "https://"] {
+        let out = bin()
+            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+            .arg(temp_dir("bad-public-url"))
+            .env("LOCALWIRE_PUBLIC_URL", bad)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("LOCALWIRE_PUBLIC_URL must be an absolute http(s) address"),
+            "{bad}: {err}"
+        );
+    }
+}

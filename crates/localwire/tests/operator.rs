@@ -201,6 +201,32 @@ fn feeds_add_checks_the_url_and_remove_takes_url_or_id() {
 }
 
 #[test]
+fn d364_feeds_add_drops_a_home_or_icon_that_is_not_http() {
+    let dir = temp_dir("add-urls");
+    write_feeds(&dir);
+    let data = dir.join("data");
+    let path = dir.join("feeds/oldport.xml");
+    ok(&run(
+        &data,
+        &[
+            "feeds",
+            "add",
+            path.to_str().unwrap(),
+            "--home",
+            "javascript:alert(document.cookie)",
+            "--icon",
+            "data:image/svg+xml,<svg onload=alert(1)>",
+        ],
+    ));
+    let opml = ok(&run(&data, &["export-opml"]));
+    assert!(opml.contains("Old Port Observer"), "{opml}");
+    assert!(
+        !opml.contains("javascript") && !opml.contains("data:") && !opml.contains("htmlUrl"),
+        "{opml}"
+    );
+}
+
+#[test]
 fn special_collections_are_managed_from_the_cli() {
     let data = temp_dir("specials");
     let err = failed(&run(

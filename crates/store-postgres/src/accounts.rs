@@ -278,7 +278,7 @@ pub async fn end_other_sessions(pool: &PgPool, user: UserId, keep: i64) -> Resul
 
 pub async fn identities_of(pool: &PgPool, user: UserId) -> Result<Vec<IdentityInfo>> {
     let rows = sqlx::query(
-        "SELECT provider, email, name, linked_at, last_used_at FROM identities WHERE user_id = $1 \
+        "SELECT provider, subject, email, name, linked_at, last_used_at FROM identities WHERE user_id = $1 \
          ORDER BY linked_at, provider DESC",
     )
     .bind(user.0)
@@ -291,6 +291,7 @@ pub async fn identities_of(pool: &PgPool, user: UserId) -> Result<Vec<IdentityIn
             Ok(IdentityInfo {
                 provider: AccountType::from_code(code)
                     .ok_or_else(|| StoreError::Database(format!("unknown provider {code} in identities")))?,
+                subject: r.try_get("subject").map_err(db)?,
                 email: r.try_get("email").map_err(db)?,
                 name: r.try_get("name").map_err(db)?,
                 linked_at_ms: r.try_get("linked_at").map_err(db)?,

@@ -247,7 +247,7 @@ pub async fn end_other_sessions(store: &SqliteStore, user: UserId, keep: i64) ->
 
 pub async fn identities_of(store: &SqliteStore, user: UserId) -> Result<Vec<IdentityInfo>> {
     let rows = sqlx::query(
-        "SELECT provider, email, name, linked_at, last_used_at FROM identities WHERE user_id = ? \
+        "SELECT provider, subject, email, name, linked_at, last_used_at FROM identities WHERE user_id = ? \
          ORDER BY linked_at, provider DESC",
     )
     .bind(user.0)
@@ -260,6 +260,7 @@ pub async fn identities_of(store: &SqliteStore, user: UserId) -> Result<Vec<Iden
             Ok(IdentityInfo {
                 provider: AccountType::from_code(code)
                     .ok_or_else(|| StoreError::Database(format!("unknown provider {code} in identities")))?,
+                subject: r.try_get("subject").map_err(db)?,
                 email: r.try_get("email").map_err(db)?,
                 name: r.try_get("name").map_err(db)?,
                 linked_at_ms: r.try_get("linked_at").map_err(db)?,

@@ -139,6 +139,8 @@ pub struct SessionInfo {
 #[derive(Debug, Clone, PartialEq)]
 pub struct IdentityInfo {
     pub provider: AccountType,
+    /// The provider's stable id for the person (Google `sub`, Facebook user id).
+    pub subject: String,
     pub email: String,
     pub name: String,
     pub linked_at_ms: i64,

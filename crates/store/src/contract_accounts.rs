@@ -101,6 +101,11 @@ pub async fn signing_in_with_a_new_identity_turns_the_guest_into_the_account(sto
     let ids = store.identities_of(g).await.unwrap();
     assert_eq!(ids.len(), 1);
     assert_eq!(ids[0].provider, AccountType::Google);
+    assert_eq!(
+        (ids[0].subject.as_str(), ids[0].email.as_str()),
+        ("g-1", "g-1@example.org"),
+        "operators may be named by provider and subject (D361)"
+    );
     assert_eq!(store.user(g).await.unwrap().unwrap(), user);
 }
 

@@ -12,6 +12,7 @@ import {
   type ProductCode,
   type ResolvedCode,
 } from '../lib/locale';
+import { sameOriginPath } from '../lib/sameOrigin';
 
 export interface GuardInput {
   pathname: string;
@@ -39,6 +40,7 @@ function withParam(search: string, key: string, value: string): string {
   return `?${params.toString()}`;
 }
 
+/** Every redirect it answers is a path on this site (D360: `sameOriginPath`). */
 export function globalGuard(input: GuardInput): GuardResult {
   const params = new URLSearchParams(input.search);
   const rawC = params.get('c');
@@ -50,7 +52,9 @@ export function globalGuard(input: GuardInput): GuardResult {
     const stored = resolveLocaleCode(input.storedCode)!;
     return {
       kind: 'redirect',
-      to: localizePath(stored.lang, path) + withParam(input.search, 'c', stored.code),
+      to: sameOriginPath(
+        localizePath(stored.lang, path) + withParam(input.search, 'c', stored.code),
+      ),
     };
   }
 
@@ -59,7 +63,7 @@ export function globalGuard(input: GuardInput): GuardResult {
   if (code && code.lang !== input.routeLocale) {
     return {
       kind: 'redirect',
-      to: localizePath(code.lang, path) + withParam(input.search, 'c', code.code),
+      to: sameOriginPath(localizePath(code.lang, path) + withParam(input.search, 'c', code.code)),
     };
   }
 
@@ -67,13 +71,13 @@ export function globalGuard(input: GuardInput): GuardResult {
   if (!code && input.browserLanguages && input.routeLocale === DEFAULT_LOCALE) {
     const browser = localeFromBrowser(input.browserLanguages);
     if (browser && browser !== DEFAULT_LOCALE) {
-      return { kind: 'redirect', to: localizePath(browser, path) + input.search };
+      return { kind: 'redirect', to: sameOriginPath(localizePath(browser, path) + input.search) };
     }
   }
 
   // §6.2 / D8: /user/* needs a signed-in account; guests go to the sign-in dialog.
   if (input.auth && input.isGuest) {
-    const target = input.pathname + input.search;
+    const target = sameOriginPath(input.pathname + input.search);
     const home = localizePath(input.routeLocale, '/');
     return {
       kind: 'redirect',

@@ -7,6 +7,7 @@ import { redirect, type LoaderFunctionArgs, type RouteObject } from 'react-route
 import { ApiError } from '../lib/api';
 import { LOCALES, type Locale } from '../lib/locale';
 import { isExternalTarget, matchRouteRule } from '../lib/routeRules';
+import { sameOriginPath } from '../lib/sameOrigin';
 import { isGuest } from '../features/user';
 import { prepareLocale } from '../i18n';
 import { localizedRoutePath, ROUTES, type RouteDef, type RouteHandle } from '../routes/routes';
@@ -114,7 +115,8 @@ export function createAppRoutes(services: Services): RouteObject[] {
     path: '/en/*',
     loader: ({ request }) => {
       const url = new URL(request.url);
-      return redirect((url.pathname.replace(/^\/en(?=\/|$)/, '') || '/') + url.search);
+      // D360: `/en//host` must not become `//host`, another site.
+      return redirect(sameOriginPath(url.pathname.replace(/^\/en(?=\/|$)/, '') + url.search));
     },
   });
   for (const locale of LOCALES) {

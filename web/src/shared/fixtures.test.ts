@@ -9,6 +9,7 @@ import { highlightParts, hostOf, relativeTime } from '../features/news/format';
 import { hasImage, mainImageOf, normalizeNewsItem, thumbnailOf } from '../features/news/model';
 import { localSectionCity, readerCityLabel } from '../features/user/model';
 import { resolveLocaleCode, splitLocalePath } from '../lib/locale';
+import { sameOriginPath } from '../lib/sameOrigin';
 import routes from '../routes/routes.json';
 import city from './fixtures/city.json';
 import guard from './fixtures/locale-guard.json';
@@ -16,6 +17,7 @@ import highlight from './fixtures/highlight.json';
 import host from './fixtures/host.json';
 import images from './fixtures/images.json';
 import relative from './fixtures/relative-time.json';
+import sameOrigin from './fixtures/same-origin.json';
 import screens from './screens.json';
 import { FOOTER_LINKS, HOME_SECTION_SIZE, leadsWithFirst, NAV_ITEMS } from './screens';
 
@@ -54,6 +56,13 @@ describe("shared fixture: the reader's city", () => {
     const label = readerCityLabel(c.user, c.settings);
     expect(label).toBe(c.label);
     expect(localSectionCity(label, c.feed_city)).toBe(c.section);
+  });
+});
+
+describe('shared fixture: D360 redirects stay on this site', () => {
+  it.each(sameOrigin.cases)('$name', ({ target, path }) => {
+    expect(sameOriginPath(target)).toBe(path);
+    expect(sameOriginPath(path)).toBe(path);
   });
 });
 

@@ -123,6 +123,25 @@ fn identity(profile: Profile) -> ProviderIdentity {
     }
 }
 
+/// A Facebook email on the `--admin-emails` list makes no operator (D361); tell the
+/// operator, who is likely the one signing in, what to list instead.
+fn warn_unverified_operator(state: &AppState, identity: &ProviderIdentity) {
+    let admin = &state.config.admin_emails;
+    let email = identity.email.trim().to_ascii_lowercase();
+    if identity.provider != AccountType::Facebook || email.is_empty() || !admin.contains(&email) {
+        return;
+    }
+    let Some(entry) = crate::account::operator_entry(identity.provider, &identity.subject) else {
+        return;
+    };
+    if !admin.contains(&entry) {
+        tracing::warn!(
+            "a Facebook account with the email {email}, which --admin-emails lists, signed in; Facebook does not say \
+             whether an email is verified, so it is not an operator. To make it one, add `{entry}` to --admin-emails"
+        );
+    }
+}
+
 /// The session a sign-in starts from.
 pub struct FromSession {
     pub session_id: i64,
@@ -143,6 +162,7 @@ pub async fn finish_sign_in(
 ) -> Result<UserAndToken, Failure> {
     let provider = profile.provider;
     let identity = identity(profile);
+    warn_unverified_operator(state, &identity);
     let now = now_ms();
     let mut from_user = UserId(from.user.id);
     let mut outcome = state

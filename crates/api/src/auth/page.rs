@@ -7,6 +7,7 @@
 use super::{Failure, display_name};
 use crate::i18n::{t, t_with};
 use crate::pages::shell::escape_html;
+use crate::same_origin::same_origin_path;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use domain::locale::Locale;
@@ -52,7 +53,8 @@ pub async fn complete_js() -> Response {
 pub fn answer(locale: Locale, popup: bool, outcome: &Outcome, return_to: &str) -> Response {
     if !popup && matches!(outcome, Outcome::SignedIn { .. }) {
         let mut res = StatusCode::SEE_OTHER.into_response();
-        if let Ok(v) = HeaderValue::from_str(return_to) {
+        // Checked when the flow began; checked again on the way out (D360).
+        if let Ok(v) = HeaderValue::from_str(&same_origin_path(return_to)) {
             res.headers_mut().insert(header::LOCATION, v);
         }
         res.headers_mut()
@@ -93,7 +95,11 @@ pub fn answer(locale: Locale, popup: bool, outcome: &Outcome, return_to: &str) -
         provider = escape_html(provider),
         text = escape_html(&text),
         close = escape_html(t(locale, "SignIn_Close")),
-        back = escape_html(if popup { "/" } else { return_to }),
+        back = escape_html(&if popup {
+            "/".to_string()
+        } else {
+            same_origin_path(return_to)
+        }),
         back_text = escape_html(t(locale, "Web_Back")),
     );
     let mut res = (status, html).into_response();

@@ -13,8 +13,9 @@
 
 use super::page::{self, Outcome};
 use super::{Failure, FromSession, account_type, display_name, finish_sign_in, label::session_label, provider_failure};
-use crate::pages::{TOKEN_COOKIE, base_url, cookie};
+use crate::pages::{TOKEN_COOKIE, cookie};
 use crate::rate_limit::{RateLimit, client_ip};
+use crate::same_origin::is_same_origin_path;
 use crate::session::{new_secret, parse_token, require_session, verifier_hash};
 use crate::signed::DeviceBase;
 use crate::state::{AppState, now_ms};
@@ -34,16 +35,17 @@ pub const BROWSER_COOKIE: &str = "lw_sign_in";
 const FLOW_TTL_MS: i64 = 10 * 60 * 1000;
 const MAX_RETURN: usize = 512;
 
-/// Where to land afterwards: a path on this site, else home. Never `//host` or `/\host`
-/// (browsers read both as another site), never a scheme, never a control character.
+/// Where to land afterwards: a path on this site, else home. A path that
+/// [`crate::same_origin::same_origin_path`] would have to change (`//host`, `/\host`,
+/// `/%2F%2Fhost`, a tab or newline inside…) is an attack, not a page the reader was on:
+/// home instead (D360). Never a scheme, never a control character or backslash.
 pub fn safe_return_path(raw: Option<&str>) -> String {
     match raw {
         Some(p)
             if p.starts_with('/')
-                && !p.starts_with("//")
-                && !p.starts_with("/\\")
                 && p.len() <= MAX_RETURN
-                && !p.chars().any(|c| c.is_control() || c == '\\') =>
+                && !p.chars().any(|c| c.is_control() || c == '\\')
+                && is_same_origin_path(p) =>
         {
             p.to_string()
         }
@@ -85,8 +87,21 @@ fn limited(limit: &RateLimit, ip: Option<IpAddr>) -> Result<(), Failure> {
     }
 }
 
-fn redirect_uri(state: &AppState, headers: &HeaderMap, provider: Provider) -> String {
-    format!("{}/auth/{}/callback", base_url(state, headers), provider.name())
+/// The address the provider sends the browser back to: always under `--public-url`,
+/// never from the request's Host header, which anyone can set (D362). The binary does not
+/// start with a provider and no public address; a router built without one refuses here.
+fn redirect_uri(state: &AppState, provider: Provider) -> Result<String, Failure> {
+    let base = state.config.public_url.as_deref().ok_or_else(|| {
+        Failure::Server(format!(
+            "{} sign-in needs the server's public address (--public-url)",
+            display_name(provider)
+        ))
+    })?;
+    Ok(format!(
+        "{}/auth/{}/callback",
+        base.trim_end_matches('/'),
+        provider.name()
+    ))
 }
 
 /// The session behind the app's `token` cookie, with its id.
@@ -136,6 +151,7 @@ async fn begin(
     if !state.providers.has(provider) {
         return Err(Failure::NotConfigured(provider));
     }
+    let callback = redirect_uri(state, provider)?;
     let from = cookie_session(state, headers).await?;
     let link = param(pairs, "link") == Some("1");
     let secrets = FlowSecrets::new();
@@ -158,7 +174,6 @@ async fn begin(
             expires_at_ms: now + FLOW_TTL_MS,
         })
         .await?;
-    let callback = redirect_uri(state, headers, provider);
     let to = match provider {
         Provider::Google => {
             let google = state
@@ -288,7 +303,7 @@ async fn complete(
     if from.session_id != flow.session_id {
         return Err(Failure::OtherBrowser);
     }
-    let callback = redirect_uri(state, headers, provider);
+    let callback = redirect_uri(state, provider)?;
     let profile = match provider {
         Provider::Google => {
             let google = state
@@ -331,6 +346,11 @@ mod tests {
             (Some("https://evil.example/"), "/"),
             (Some("javascript:alert(1)"), "/"),
             (Some("/a\nb"), "/"),
+            (Some("/\t/evil.example"), "/"),
+            (Some("/%2F%2Fevil.example"), "/"),
+            (Some("/%2f%5cevil.example"), "/"),
+            (Some("/%5Cevil.example"), "/"),
+            (Some("\\/evil.example"), "/"),
             (Some(""), "/"),
             (None, "/"),
         ];

@@ -16,6 +16,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use store::UserId;
 use store::reports::{Count, DAY_MS, DayUsage, Usage};
 use utoipa::ToSchema;
 
@@ -86,10 +87,11 @@ pub fn range_ms(r: &RangeRequest) -> Result<(i64, i64), ApiError> {
     Ok((from * DAY_MS, (to + 1) * DAY_MS))
 }
 
-/// 403 unless the token is a signed-in account whose email is an operator's.
+/// 403 unless the token is a signed-in account that `--admin-emails` names (D361).
 pub async fn require_operator(state: &AppState, token: Option<&str>) -> Result<(), ApiError> {
     let (_, session) = require_account(state, token).await?;
-    if !is_operator(state, &session.user.email) {
+    let identities = state.store.identities_of(UserId(session.user.id)).await?;
+    if !is_operator(&state.config.admin_emails, &identities) {
         return Err(ApiError::Forbidden);
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! Which locale a page renders in, or where it redirects (SPEC §2.20, §2.21, §4.10;
 //! decision D3). A pure function of the request, so every branch is unit-tested.
 
+use crate::same_origin::same_origin_path;
 use domain::geo::Country;
 use domain::locale::{CountryLanguage, Locale, locale_from_accept_language};
 use percent_encoding::percent_decode_str;
@@ -69,6 +70,12 @@ fn with_query(path: String, query: &str) -> String {
     }
 }
 
+/// A redirect to `path` with `query`, always to a path on this site (D360): `/en//x`,
+/// or `//x` with a locale cookie or `c`, must not become `Location: //x`.
+fn redirect_to(path: String, query: &str) -> Resolution {
+    Resolution::Redirect(same_origin_path(&with_query(path, query)))
+}
+
 /// The decoded value of `name` in a raw query string.
 pub fn query_value(query: &str, name: &str) -> Option<String> {
     query.split('&').find_map(|pair| {
@@ -111,7 +118,7 @@ pub fn resolve(req: &PageRequest<'_>) -> Resolution {
     let (prefix, rest) = split_locale_prefix(req.path);
     // The default locale has no prefix: `/en/x` is `/x`.
     if prefix == Some("en") {
-        return Resolution::Redirect(with_query(rest.to_string(), query));
+        return redirect_to(rest.to_string(), query);
     }
     let route_locale = prefix.and_then(Locale::from_code);
     // An empty or blank c counts as missing.
@@ -122,7 +129,7 @@ pub fn resolve(req: &PageRequest<'_>) -> Resolution {
         && let Some(stored) = req.locale_cookie.and_then(CountryLanguage::parse)
     {
         let path = localized_path(stored.locale, rest);
-        return Resolution::Redirect(with_query(path, &query_with_c(query, &stored.code())));
+        return redirect_to(path, &query_with_c(query, &stored.code()));
     }
     // §2.21: the language from c is applied when it is a configured locale; an unusable
     // c is ignored.
@@ -131,7 +138,7 @@ pub fn resolve(req: &PageRequest<'_>) -> Resolution {
         let target_locale = pair.locale;
         if route_locale.unwrap_or(Locale::DEFAULT) != target_locale {
             let path = localized_path(target_locale, rest);
-            return Resolution::Redirect(with_query(path, &query_with_c(query, &pair.code())));
+            return redirect_to(path, &query_with_c(query, &pair.code()));
         }
         return Resolution::Render(Rendering {
             locale: target_locale,
@@ -145,7 +152,7 @@ pub fn resolve(req: &PageRequest<'_>) -> Resolution {
         && let Some(browser) = req.accept_language.and_then(locale_from_accept_language)
         && browser != Locale::DEFAULT
     {
-        return Resolution::Redirect(with_query(localized_path(browser, rest), query));
+        return redirect_to(localized_path(browser, rest), query);
     }
 
     let locale = route_locale.unwrap_or(Locale::DEFAULT);

@@ -15,6 +15,7 @@ pub mod shell;
 use crate::assets;
 use crate::i18n::{t, t_with};
 use crate::reader_view::ReaderView;
+use crate::same_origin::same_origin_path;
 use crate::session::parse_token;
 use crate::state::{AppState, now_ms};
 use crate::viewer::view_for;
@@ -55,6 +56,8 @@ pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         })
 }
 
+/// A redirect to `to` as it is: only for the operator's route rules, which may point at
+/// another site (SPEC §2.22). Everything built from the request uses [`redirect_on_site`].
 fn redirect(to: &str, status: StatusCode) -> Response {
     let mut res = status.into_response();
     match HeaderValue::from_str(to) {
@@ -66,6 +69,11 @@ fn redirect(to: &str, status: StatusCode) -> Response {
         }
         Err(_) => (StatusCode::BAD_REQUEST, "Bad redirect target").into_response(),
     }
+}
+
+/// A 302 to a path on this site, whatever the request made of `to` (D360).
+fn redirect_on_site(to: &str) -> Response {
+    redirect(&same_origin_path(to), StatusCode::FOUND)
 }
 
 fn shown_path(decoded: &str) -> String {
@@ -151,7 +159,7 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
         accept_language: headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()),
     };
     let rendering = match resolve(&page_req) {
-        Resolution::Redirect(to) => return redirect(&to, StatusCode::FOUND),
+        Resolution::Redirect(to) => return redirect_on_site(&to),
         Resolution::Render(r) => r,
     };
     let rest = percent_decode_str(&rendering.rest).decode_utf8_lossy().into_owned();
@@ -161,16 +169,16 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
         && !signed_in(&state, headers).await
     {
         let back = localized_path(rendering.locale, &rendering.rest);
-        let back = match req.uri().query() {
+        let back = same_origin_path(&match req.uri().query() {
             Some(q) => format!("{back}?{q}"),
             None => back,
-        };
+        });
         let home = localized_path(rendering.locale, "/");
         let to = format!(
             "{home}?login=1&redirect={}",
             utf8_percent_encode(&back, NON_ALPHANUMERIC)
         );
-        return redirect(&to, StatusCode::FOUND);
+        return redirect_on_site(&to);
     }
     // A page that does not depend on who is signed in is kept briefly (D145), per reader
     // view: blocks and mutes change its lists, follows its marks (D270).

@@ -44,9 +44,14 @@ pub async fn postgres_store() -> Option<Arc<dyn Store>> {
 }
 
 pub async fn start(store: Arc<dyn Store>, config: ApiConfig) -> TestApp {
+    start_with(store, |_| config).await
+}
+
+/// [`start`] with a config that may name the server's own address (`--public-url`).
+pub async fn start_with(store: Arc<dyn Store>, config: impl FnOnce(SocketAddr) -> ApiConfig) -> TestApp {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
-    let app = api::router(AppState::new(store.clone(), config));
+    let app = api::router(AppState::new(store.clone(), config(addr)));
     tokio::spawn(async move {
         axum::serve(listener, app).await.expect("serve");
     });

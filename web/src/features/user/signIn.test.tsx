@@ -80,6 +80,10 @@ describe('sign-in URLs', () => {
     expect(isOwnPath('//evil.example/')).toBe(false);
     expect(isOwnPath('/\\evil.example')).toBe(false);
     expect(isOwnPath('https://evil.example/')).toBe(false);
+    expect(isOwnPath('/%2F%2Fevil.example')).toBe(false);
+    expect(isOwnPath('/%5Cevil.example')).toBe(false);
+    expect(isOwnPath('/\t/evil.example')).toBe(false);
+    expect(isOwnPath('/search?q=a%2Fb')).toBe(true);
     expect(signInUrl('google', { mode: 'popup', returnTo: '//evil.example' })).toBe(
       '/auth/google/start?mode=popup&return=%2F',
     );

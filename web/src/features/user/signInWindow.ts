@@ -5,6 +5,7 @@
  * either). The open window and the pending wait live here, outside React, so logout can
  * close the one and forget the other (§4.5).
  */
+import { sameOriginPath } from '../../lib/sameOrigin';
 
 export type SignInProvider = 'google' | 'facebook';
 
@@ -50,7 +51,9 @@ export function isOwnPath(path: string | null | undefined): path is string {
     path.startsWith('/') &&
     !path.startsWith('//') &&
     !path.includes('\\') &&
-    ![...path].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
+    ![...path].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f) &&
+    // `/%2F%2Fhost` and the like: nothing the reader was on (D360).
+    sameOriginPath(path) === path
   );
 }
 

@@ -6,6 +6,7 @@ use super::news::{highlight_parts, host_of};
 use super::time::relative_time;
 use crate::pages::data::{main_image_of, thumbnail_of};
 use crate::pages::locale::{PageRequest, Resolution, resolve};
+use crate::same_origin::same_origin_path;
 use domain::geo::{UserCity, local_section_city, reader_city_label};
 use domain::locale::Locale;
 use serde::Deserialize;
@@ -197,6 +198,32 @@ fn d235_the_readers_city_matches_the_shared_fixture() {
 struct Render {
     locale: String,
     c: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct SameOriginCase {
+    name: String,
+    target: String,
+    path: String,
+}
+
+#[test]
+fn d360_redirect_targets_match_the_shared_fixture() {
+    let file = "same-origin.json";
+    let all: Vec<SameOriginCase> = cases(
+        file,
+        include_str!("../../../../../web/src/shared/fixtures/same-origin.json"),
+    );
+    let failures = all
+        .iter()
+        .filter_map(|c| {
+            let got = same_origin_path(&c.target);
+            let again = same_origin_path(&got);
+            (got != c.path || again != got)
+                .then(|| format!("{}: got {got:?} (then {again:?}), want {:?}", c.name, c.path))
+        })
+        .collect();
+    check(file, failures);
 }
 
 #[derive(Deserialize)]
