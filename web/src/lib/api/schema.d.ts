@@ -592,7 +592,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create (or fetch) the device's guest user and a session token (SPEC §4.2, §7.1). */
+        /**
+         * Create a guest user and a session token, or fetch the user of the token sent
+         *     (SPEC §4.2, §7.1). Only a token leads to an existing user: a device id is a public label,
+         *     so an init that names a known device without its token gets a new guest (D350).
+         */
         post: operations["init"];
         delete?: never;
         options?: never;
@@ -3857,7 +3861,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Envelope with `{user, token}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            /** @description Envelope with `{user, token}`: the token's own user and the same token when a live one is sent, else a new guest With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3868,6 +3872,13 @@ export interface operations {
             };
             /** @description Bad signature, stale timestamp, reused nonce or invalid body */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many new guests from this address (an IPv6 /64); Retry-After says when to try again */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3956,6 +3967,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["UserAndToken"];
                 };
+            };
+            /** @description Too many new guests from this address (an IPv6 /64); the session has ended all the same */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
