@@ -730,8 +730,9 @@ mod tests {
         assert_eq!(second.session_id, first.session_id + 1);
         let again = store.start_guest_session(&request("d1", "h3", 1_000)).await.unwrap();
         assert_eq!(
-            again.user.id, first.user.id,
-            "a device written before the reopen keeps its guest"
+            again.user.id,
+            second.user.id + 1,
+            "a device id never leads back to its guest, before a reopen or after (D350)"
         );
     }
 
