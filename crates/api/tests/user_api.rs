@@ -295,11 +295,20 @@ async fn expired_token_is_401_with_a_reason() {
 
 /// Sends a signed init from `ip` (the server trusts `X-Forwarded-For` here).
 async fn init_from(app: &TestApp, ip: &str, token: Option<&str>) -> (u16, Option<String>, serde_json::Value) {
+    call_from(app, "/user/init", ip, token).await
+}
+
+async fn call_from(
+    app: &TestApp,
+    path: &str,
+    ip: &str,
+    token: Option<&str>,
+) -> (u16, Option<String>, serde_json::Value) {
     let base = support::base_for(&format!("dev-{}", support::nonce()), "en", "US");
-    let s = support::signing(&base, "/user/init");
+    let s = support::signing(&base, path);
     let mut req = app
         .http
-        .post(app.url("/api/user/init"))
+        .post(app.url(&format!("/api{path}")))
         .header("content-type", "application/json")
         .header("base", &s.base)
         .header("timestamp", &s.timestamp)
@@ -353,6 +362,11 @@ async fn d351_guest_creation_is_limited_per_address_and_ipv6_by_its_64() {
     );
     let (status, _, body) = init_from(&app, "2001:db8:5:6::1", token.as_deref()).await;
     assert_eq!(status, 200, "fetching one's own guest creates nothing: {body}");
+    // Logout makes a guest too: refused past the budget, but the session is over all the same.
+    let (status, _, body) = call_from(&app, "/user/logout", "2001:db8:5:6::1", token.as_deref()).await;
+    assert_eq!((status, body["code"].as_i64()), (429, Some(429)), "{body}");
+    let (status, _, _) = call_from(&app, "/user/info", "2001:db8:5:6::1", token.as_deref()).await;
+    assert_eq!(status, 401, "the signed-out session does not open the guest any more");
     assert_eq!(init_from(&app, "2001:db8:5:7::1", None).await.0, 200, "the next /64");
     assert_eq!(init_from(&app, "192.0.2.44", None).await.0, 200, "another address");
 }
