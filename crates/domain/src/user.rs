@@ -45,7 +45,7 @@ impl AccountType {
 
 /// §3.1: timestamp values under 1e12 are seconds and are converted to milliseconds.
 pub fn timestamp_millis(value: i64) -> i64 {
-    if value.abs() < 1_000_000_000_000 {
+    if value.unsigned_abs() < 1_000_000_000_000 {
         value.saturating_mul(1000)
     } else {
         value
@@ -111,5 +111,6 @@ mod tests {
         assert_eq!(timestamp_millis(1_700_000_000_000), 1_700_000_000_000);
         assert_eq!(timestamp_millis(999_999_999_999), 999_999_999_999_000);
         assert_eq!(timestamp_millis(0), 0);
+        assert_eq!(timestamp_millis(i64::MIN), i64::MIN, "no overflow at the edge");
     }
 }
