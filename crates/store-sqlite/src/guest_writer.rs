@@ -50,7 +50,7 @@ struct Ids {
     session: i64,
 }
 
-/// What a request asks for: a guest session (a new or the device's guest), or a session
+/// What a request asks for: a guest session (always a new guest, D350), or a session
 /// for a signed-in user (after signing in). Both hand out a session id, so both come here.
 #[derive(Clone)]
 pub enum Work {
