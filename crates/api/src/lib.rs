@@ -6,6 +6,7 @@ pub mod ads;
 pub mod app_config;
 pub mod assets;
 pub mod auth;
+pub mod call_limit;
 pub mod demo_media;
 pub mod encrypted_answers;
 pub mod envelope;
@@ -219,6 +220,8 @@ pub fn router(state: AppState) -> Router {
         ));
     }
     app = app
+        // Inside the metrics, so refused calls are counted there too.
+        .layer(axum::middleware::from_fn_with_state(state.clone(), call_limit::layer))
         .layer(axum::middleware::from_fn_with_state(
             state.metrics.clone(),
             metrics::track,

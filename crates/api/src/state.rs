@@ -64,6 +64,8 @@ pub struct ApiConfig {
     pub report: crate::report::config::ReportConfig,
     /// Guests: how many one address may create, when idle ones are purged (D351, D352).
     pub guests: crate::guests::GuestConfig,
+    /// Calls per address, every call (D357).
+    pub calls: crate::call_limit::CallLimitConfig,
     /// Emails of the operators, lower case (`--admin-emails`, D335).
     pub admin_emails: Vec<String>,
     /// How the operator's add-a-feed call may read a feed to learn its title: the feed
@@ -92,6 +94,7 @@ impl Default for ApiConfig {
             push: Default::default(),
             report: Default::default(),
             guests: Default::default(),
+            calls: Default::default(),
             admin_emails: Vec::new(),
             feed_fetch: ingest::fetch::FetchPolicy::default(),
             ads: None,
@@ -140,6 +143,8 @@ pub struct Inner {
     pub report_limit: crate::rate_limit::RateLimit,
     /// New guests per address (D351).
     pub guest_limit: crate::rate_limit::RateLimit,
+    /// Every call per address (D357); `None` when the operator turned it off.
+    pub call_limit: Option<crate::rate_limit::RateLimit>,
     /// Report bytes per address per day and in all (D366, D367).
     pub report_budget: crate::report::budget::ReportBudget,
 }
@@ -167,6 +172,7 @@ impl AppState {
             push: Arc::new(crate::push::service::Push::new(config.push.clone())),
             report_limit: crate::rate_limit::RateLimit::new(config.report.burst, config.report.every),
             guest_limit: crate::rate_limit::RateLimit::new(config.guests.burst, config.guests.every),
+            call_limit: config.calls.limit(),
             report_budget: crate::report::budget::ReportBudget::new(
                 config.report.address_bytes_per_day,
                 config.report.max_bytes,

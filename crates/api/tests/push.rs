@@ -23,7 +23,10 @@ const MINUTE: i64 = 60_000;
 fn push_config() -> PushConfig {
     PushConfig {
         notifier: false,
-        allow_private: true,
+        targets: api::push::endpoint::PushTargets {
+            allow_private: true,
+            ..Default::default()
+        },
         timeout: Duration::from_millis(400),
         attempts: 2,
         backoff: Duration::from_millis(10),
@@ -188,6 +191,163 @@ async fn d314_subscriptions_are_validated_and_turned_off_again(app: &TestApp) {
         .call("dev-push-val", "/user/push/settings", Some(&token), json!({}))
         .await;
     assert_eq!(settings["data"]["subscriptions"], 0);
+}
+
+async fn d355_subscribe_takes_only_known_push_services_on_port_443(app: &TestApp) {
+    let (_, token) = app.guest("dev-push-known").await;
+    let push = FakePushService::start().await;
+    let sub = push.subscribe();
+    let keys = json!({"p256dh": sub.p256dh, "auth": sub.auth});
+    for (endpoint, says) in [
+        ("https://push.example/x", "push service this server knows"),
+        (
+            "https://fcm.googleapis.com.evil.example/x",
+            "push service this server knows",
+        ),
+        ("https://fcm.googleapis.com:8443/fcm/send/x", "port 443"),
+        ("https://93.184.216.34/x", "push service this server knows"),
+        ("http://fcm.googleapis.com/fcm/send/x", "https"),
+    ] {
+        let (status, body) = app
+            .call(
+                "dev-push-known",
+                "/user/push/subscribe",
+                Some(&token),
+                json!({"endpoint": endpoint, "keys": keys}),
+            )
+            .await;
+        assert_eq!(status, 400, "{endpoint}: {body}");
+        let message = body["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("Field `endpoint`") && message.contains(says),
+            "{endpoint}: {body}"
+        );
+    }
+    let (status, body) = app
+        .call(
+            "dev-push-known",
+            "/user/push/subscribe",
+            Some(&token),
+            json!({"endpoint": "https://fcm.googleapis.com/fcm/send/dQw4w9WgXcQ:APA91b", "keys": keys}),
+        )
+        .await;
+    assert_eq!(status, 200, "a real push service's endpoint: {body}");
+}
+
+async fn d356_another_readers_endpoint_is_refused_not_moved(app: &TestApp) {
+    let push = FakePushService::start().await;
+    let (owner, sub) = subscriber(app, &push, "dev-push-owner").await;
+    let (_, thief) = app.guest("dev-push-thief").await;
+    let (status, body) = app
+        .call(
+            "dev-push-thief",
+            "/user/push/subscribe",
+            Some(&thief),
+            json!({"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}, "lang": "fr"}),
+        )
+        .await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["code"], 409);
+    assert_eq!(body["message"], api::push::api::TAKEN_MESSAGE);
+    let count = |device: &'static str, token: String| async move {
+        let (_, body) = app.call(device, "/user/push/settings", Some(&token), json!({})).await;
+        body["data"]["subscriptions"].clone()
+    };
+    assert_eq!(count("dev-push-owner", owner.clone()).await, 1, "the owner keeps it");
+    assert_eq!(count("dev-push-thief", thief.clone()).await, 0);
+    // Nor can the other reader turn it off.
+    let (status, _) = app
+        .call(
+            "dev-push-thief",
+            "/user/push/unsubscribe",
+            Some(&thief),
+            json!({"endpoint": sub.endpoint}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(count("dev-push-owner", owner).await, 1);
+}
+
+/// A resolver that answers every name with one address, and remembers what it was asked.
+#[derive(Default)]
+struct AnswersWith {
+    addr: Option<std::net::IpAddr>,
+    asked: std::sync::Mutex<Vec<String>>,
+}
+
+impl ingest::fetch::HostLookup for AnswersWith {
+    fn lookup(&self, host: &str) -> ingest::fetch::LookupFuture {
+        self.asked.lock().unwrap().push(host.to_string());
+        let addr = self.addr;
+        Box::pin(async move { Ok(addr.into_iter().collect()) })
+    }
+}
+
+async fn d355_a_known_name_that_resolves_to_a_private_address_is_refused_and_dropped(app: &TestApp) {
+    let mut corpus = support::seed::seed(app.store.as_ref()).await;
+    let push = FakePushService::start().await;
+    // Stored while private targets were allowed: the loopback push service, by IP literal.
+    let (_, loopback) = subscriber(app, &push, "dev-push-loopback").await;
+    // Rows the API refuses, as an older release stored them: an operator-added host whose
+    // name answers 127.0.0.1 (DNS rebinding), a known host on another port, and a host no
+    // rule allows.
+    let keys = push.subscribe();
+    let mut users = Vec::new();
+    for (device, endpoint) in [
+        ("dev-push-rebind", "https://push.rebind.test/w/1"),
+        ("dev-push-old-port", "https://fcm.googleapis.com:8443/fcm/send/1"),
+        ("dev-push-old-host", "https://intranet.example/hook"),
+    ] {
+        let (user, _) = app.guest(device).await;
+        let user = store::UserId(user["id"].as_i64().unwrap());
+        let sub = store::push::NewSubscription {
+            user,
+            endpoint: endpoint.into(),
+            p256dh: keys.p256dh.clone(),
+            auth: keys.auth.clone(),
+            city_id: WASHINGTON,
+            lang: "en".into(),
+        };
+        app.store.put_push_subscription(&sub, 0).await.unwrap();
+        users.push(user);
+    }
+    // The operator now runs with private targets off and one extra push host.
+    let resolver = Arc::new(AnswersWith {
+        addr: Some("127.0.0.1".parse().unwrap()),
+        ..Default::default()
+    });
+    let config = PushConfig {
+        targets: api::push::endpoint::PushTargets {
+            extra_hosts: vec!["rebind.test".into()],
+            allow_private: false,
+        },
+        ..push_config()
+    };
+    let sender = Arc::new(Push::with_lookup(config, resolver.clone()));
+    let at = moment(&corpus, 15, 0);
+    story(app, &mut corpus, "rebind", at, &["capitol", "lewiston"]).await;
+    let r = Notifier::new(app.store.clone(), sender).round(at).await.unwrap();
+    assert_eq!(
+        (r.delivered, r.gone),
+        (0, 4),
+        "every refused endpoint is dropped: {r:?}"
+    );
+    assert_eq!(
+        *resolver.asked.lock().unwrap(),
+        ["push.rebind.test"],
+        "the allowed name was resolved through the guard; the others never reached DNS"
+    );
+    assert!(
+        push.received().is_empty(),
+        "nothing was sent, not even to the loopback service"
+    );
+    assert_eq!(push.received_by(loopback.id).len(), 0);
+    for user in users {
+        assert!(
+            app.store.push_subscriptions_of(user).await.unwrap().is_empty(),
+            "{user:?}"
+        );
+    }
 }
 
 async fn d310_settings_default_to_three_a_day_quiet_at_night_and_are_validated(app: &TestApp) {
@@ -546,6 +706,9 @@ macro_rules! push_tests {
 push_tests!(
     d310_the_key_is_made_on_first_use_kept_and_shared,
     d314_subscriptions_are_validated_and_turned_off_again,
+    d355_subscribe_takes_only_known_push_services_on_port_443,
+    d356_another_readers_endpoint_is_refused_not_moved,
+    d355_a_known_name_that_resolves_to_a_private_address_is_refused_and_dropped,
     d310_settings_default_to_three_a_day_quiet_at_night_and_are_validated,
     d311_a_breaking_story_reaches_a_reader_once_encrypted_and_is_listed,
     d313_quiet_hours_hold_pushes_on_both_sides_of_midnight_in_the_citys_time_zone,

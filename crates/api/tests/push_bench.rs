@@ -90,7 +90,10 @@ async fn notify_fan_out_to_100_000_subscriptions() {
     let setup = setup.elapsed();
     // Quiet hours off for a fair count whatever the hour.
     let config = PushConfig {
-        allow_private: true,
+        targets: api::push::endpoint::PushTargets {
+            allow_private: true,
+            ..Default::default()
+        },
         timeout: Duration::from_secs(10),
         ..PushConfig::default()
     };

@@ -370,3 +370,57 @@ async fn d351_guest_creation_is_limited_per_address_and_ipv6_by_its_64() {
     assert_eq!(init_from(&app, "2001:db8:5:7::1", None).await.0, 200, "the next /64");
     assert_eq!(init_from(&app, "192.0.2.44", None).await.0, 200, "another address");
 }
+
+/// D357: every call counts against its address; past the burst, 429 with the envelope
+/// for the API and a line of text for a page; the operator's probes and other addresses
+/// are not held up; an IPv6 client counts by its /64.
+#[tokio::test]
+async fn d357_every_call_is_limited_per_address() {
+    let store = support::sqlite_store().await.unwrap();
+    let config = api::ApiConfig {
+        trust_forwarded_for: true,
+        calls: api::call_limit::CallLimitConfig {
+            burst: 4,
+            per_second: 1,
+        },
+        ..support::config()
+    };
+    let app = support::start(store, config).await;
+    let get = |path: &'static str, ip: &'static str| {
+        let req = app.http.get(app.url(path)).header("x-forwarded-for", ip);
+        async move {
+            let res = req.send().await.unwrap();
+            let retry = res
+                .headers()
+                .get("retry-after")
+                .map(|v| v.to_str().unwrap().to_string());
+            (res.status().as_u16(), retry, res.text().await.unwrap())
+        }
+    };
+    for ip in ["2001:db8:9:9::1", "2001:db8:9:9::2", "2001:db8:9:9:1:2:3:4"] {
+        assert_eq!(get("/api/push/key", ip).await.0, 200);
+    }
+    let (status, _, _) = call_from(&app, "/user/info", "2001:db8:9:9::5", None).await;
+    assert_eq!(status, 401, "the fourth call is answered (a signed call counts too)");
+    let (status, retry, body) = get("/api/push/key", "2001:db8:9:9::6").await;
+    assert_eq!((status, retry.as_deref()), (429, Some("1")), "{body}");
+    let envelope: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(envelope["code"], 429);
+    assert!(
+        envelope["message"].as_str().unwrap().contains("try again in 1 seconds"),
+        "{body}"
+    );
+    let (status, retry, body) = get("/", "2001:db8:9:9::7").await;
+    assert_eq!((status, retry.as_deref()), (429, Some("1")), "a page: {body}");
+    assert!(body.contains("try again in"), "{body}");
+    assert_eq!(get("/healthz", "2001:db8:9:9::8").await.0, 200, "the operator's probe");
+    assert_eq!(get("/metrics", "2001:db8:9:9::8").await.0, 200);
+    assert_eq!(get("/api/push/key", "2001:db8:9:a::1").await.0, 200, "the next /64");
+    assert_eq!(get("/api/push/key", "192.0.2.7").await.0, 200, "another address");
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(
+        get("/api/push/key", "2001:db8:9:9::1").await.0,
+        200,
+        "one a second again"
+    );
+}

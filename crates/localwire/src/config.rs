@@ -261,6 +261,10 @@ pub struct ServeArgs {
     /// accepted: for tests' loopback push services, like LOCALWIRE_ALLOW_PRIVATE_FEEDS.
     #[arg(long, env = "LOCALWIRE_ALLOW_PRIVATE_PUSH")]
     pub allow_private_push: bool,
+    /// Push service hosts accepted besides FCM, Mozilla, Apple and Windows (comma-separated
+    /// names; a name also covers its subdomains). Endpoints are https on port 443 (D355).
+    #[arg(long, env = "LOCALWIRE_PUSH_HOSTS", default_value = "")]
+    pub push_hosts: String,
     /// Usage report events are deleted after this many days.
     #[arg(long, env = "LOCALWIRE_REPORT_RETENTION_DAYS", default_value_t = api::report::config::DEFAULT_RETENTION_DAYS)]
     pub report_retention_days: u32,
@@ -275,6 +279,13 @@ pub struct ServeArgs {
     pub guest_burst: u32,
     #[arg(long, env = "LOCALWIRE_GUEST_EVERY_MS", default_value_t = 10_000)]
     pub guest_every_ms: u64,
+    /// Calls one address (an IPv6 /64) may make at once, then --calls-per-second; every
+    /// call but /healthz and /metrics counts (D357).
+    #[arg(long, env = "LOCALWIRE_CALLS_BURST", default_value_t = api::call_limit::CallLimitConfig::default().burst)]
+    pub calls_burst: u32,
+    /// Calls a second one address may make after its burst; 0 turns the limit off.
+    #[arg(long, env = "LOCALWIRE_CALLS_PER_SECOND", default_value_t = api::call_limit::CallLimitConfig::default().per_second)]
+    pub calls_per_second: u32,
     /// Guests not seen for this many days are deleted with their things, hourly; expired
     /// sessions too. 0 keeps idle guests (D352).
     #[arg(long, env = "LOCALWIRE_GUEST_IDLE_DAYS", default_value_t = 180)]
@@ -458,7 +469,11 @@ impl ServeArgs {
             push: api::push::service::PushConfig {
                 notifier: self.push_interval > 0,
                 interval: std::time::Duration::from_secs(self.push_interval.max(1)),
-                allow_private: self.allow_private_push,
+                targets: api::push::endpoint::PushTargets {
+                    extra_hosts: api::push::endpoint::parse_push_hosts(&self.push_hosts)
+                        .map_err(|e| anyhow::anyhow!("LOCALWIRE_PUSH_HOSTS: {e}"))?,
+                    allow_private: self.allow_private_push,
+                },
                 subject: self.push_subject.trim().to_string(),
                 ..Default::default()
             },
@@ -473,6 +488,10 @@ impl ServeArgs {
                 burst: self.guest_burst,
                 every: std::time::Duration::from_millis(self.guest_every_ms),
                 idle_days: self.guest_idle_days,
+            },
+            calls: api::call_limit::CallLimitConfig {
+                burst: self.calls_burst,
+                per_second: self.calls_per_second,
             },
             admin_emails: self
                 .admin_emails

@@ -287,3 +287,21 @@ fn d362_a_public_url_that_is_not_an_http_address_stops_the_start() {
         );
     }
 }
+
+#[test]
+fn d355_a_push_host_that_is_not_a_host_name_stops_the_start() {
+    for bad in ["10.0.0.7", "push example.org", "localhost"] {
+        let out = bin()
+            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+            .arg(temp_dir("bad-push-hosts"))
+            .args(["--push-hosts", bad])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("LOCALWIRE_PUSH_HOSTS") && err.contains("is not a host name"),
+            "{bad}: {err}"
+        );
+    }
+}

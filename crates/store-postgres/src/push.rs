@@ -68,7 +68,8 @@ impl Notifications for PgStore {
              SELECT $1, $2, $3, $4, $5, $6, $7, 0 \
              WHERE (SELECT count(*) FROM push_subscriptions WHERE user_id = $4 AND endpoint <> $1) < $8 \
              ON CONFLICT (endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, \
-             user_id = excluded.user_id, city_id = excluded.city_id, lang = excluded.lang, failures = 0",
+             city_id = excluded.city_id, lang = excluded.lang, failures = 0 \
+             WHERE push_subscriptions.user_id = excluded.user_id",
         )
         .bind(&sub.endpoint)
         .bind(&sub.p256dh)
@@ -81,10 +82,19 @@ impl Notifications for PgStore {
         .execute(&self.pool)
         .await
         .map_err(db)?;
-        Ok(if done.rows_affected() > 0 {
-            Subscribed::Stored
-        } else {
-            Subscribed::TooMany
+        if done.rows_affected() > 0 {
+            return Ok(Subscribed::Stored);
+        }
+        // Nothing written: either the reader is at the maximum, or the endpoint is
+        // another reader's (the update's WHERE kept it, D356).
+        let holder: Option<i64> = sqlx::query_scalar("SELECT user_id FROM push_subscriptions WHERE endpoint = $1")
+            .bind(&sub.endpoint)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(match holder {
+            Some(other) if other != sub.user.0 => Subscribed::Taken,
+            _ => Subscribed::TooMany,
         })
     }
 

@@ -240,7 +240,7 @@ macro_rules! store_contract_tests {
             d353_throwaway_guests_reactions_do_not_count_for_others,
         );
         $crate::store_contract_tests!(@push $make;
-            d310_an_endpoint_is_one_subscription_and_moves_to_the_reader_who_sends_it,
+            d356_an_endpoint_is_one_subscription_and_another_readers_is_not_moved,
             d310_a_reader_has_at_most_max_subscriptions,
             d310_gone_endpoints_are_removed_and_failures_counted,
             d310_settings_start_at_the_defaults_and_are_replaced_whole,

@@ -55,43 +55,58 @@ pub async fn add_push_things(store: &dyn Store, user: UserId) {
     );
 }
 
-pub async fn d310_an_endpoint_is_one_subscription_and_moves_to_the_reader_who_sends_it(store: &dyn Store) {
+pub async fn d356_an_endpoint_is_one_subscription_and_another_readers_is_not_moved(store: &dyn Store) {
     let a = guest(store, "dev-push-a").await;
     let b = guest(store, "dev-push-b").await;
     let s = subscription(a, "https://push.example/one", 1);
     assert_eq!(store.put_push_subscription(&s, NOW).await.unwrap(), Subscribed::Stored);
+    let again = NewSubscription {
+        lang: "es".into(),
+        ..s.clone()
+    };
     assert_eq!(
-        store.put_push_subscription(&s, NOW + 1).await.unwrap(),
+        store.put_push_subscription(&again, NOW + 1).await.unwrap(),
         Subscribed::Stored
     );
     let mine = store.push_subscriptions_of(a).await.unwrap();
     assert_eq!(mine.len(), 1, "the same endpoint twice is one subscription");
     assert_eq!(
         (mine[0].created_at_ms, mine[0].city_id, mine[0].lang.as_str()),
-        (NOW, 1, "en")
+        (NOW, 1, "es"),
+        "the reader's own endpoint takes the new language"
     );
-    let moved = NewSubscription {
+    // Another reader sends a's endpoint (an attacker who learnt it, or a second account
+    // on the same browser): refused, and a keeps it unchanged.
+    let taken = NewSubscription {
         user: b,
         p256dh: "BOther".into(),
         lang: "fr".into(),
         city_id: 2,
         ..s.clone()
     };
-    store.put_push_subscription(&moved, NOW + 2).await.unwrap();
-    assert!(store.push_subscriptions_of(a).await.unwrap().is_empty());
-    let theirs = store.push_subscriptions_of(b).await.unwrap();
     assert_eq!(
-        (theirs[0].p256dh.as_str(), theirs[0].lang.as_str(), theirs[0].city_id),
-        ("BOther", "fr", 2)
+        store.put_push_subscription(&taken, NOW + 2).await.unwrap(),
+        Subscribed::Taken
     );
-    assert!(
-        !store.remove_push_subscription(a, &s.endpoint).await.unwrap(),
-        "not a's any more"
+    assert!(store.push_subscriptions_of(b).await.unwrap().is_empty());
+    let still = store.push_subscriptions_of(a).await.unwrap();
+    assert_eq!(
+        (still[0].p256dh.as_str(), still[0].lang.as_str(), still[0].city_id),
+        (s.p256dh.as_str(), "es", 1)
     );
-    assert!(store.remove_push_subscription(b, &s.endpoint).await.unwrap());
     assert!(
         !store.remove_push_subscription(b, &s.endpoint).await.unwrap(),
+        "b cannot remove a's endpoint either"
+    );
+    assert!(store.remove_push_subscription(a, &s.endpoint).await.unwrap());
+    assert!(
+        !store.remove_push_subscription(a, &s.endpoint).await.unwrap(),
         "removing again is fine"
+    );
+    // Once a let it go, the endpoint is free for b.
+    assert_eq!(
+        store.put_push_subscription(&taken, NOW + 3).await.unwrap(),
+        Subscribed::Stored
     );
 }
 

@@ -196,16 +196,20 @@ pub struct PushCounts {
 /// What a subscription write did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Subscribed {
-    /// Stored (new, or the endpoint moved to this reader, or its keys changed).
+    /// Stored (new, or this reader's again with its keys, city or language changed).
     Stored,
     /// The reader already has [`MAX_SUBSCRIPTIONS`] other subscriptions.
     TooMany,
+    /// Another reader holds this endpoint; it is not moved (D356).
+    Taken,
 }
 
 #[async_trait]
 pub trait Notifications: Send + Sync {
-    /// Store a subscription. An endpoint is one browser's: a known endpoint is moved to
-    /// this reader with its new keys, city and language (its failure count starts over).
+    /// Store a subscription. An endpoint is one browser's: this reader's known endpoint
+    /// takes its new keys, city and language (its failure count starts over); another
+    /// reader's is left alone and answered [`Subscribed::Taken`] (D356). A guest's
+    /// endpoints still move with the guest into an account (merge).
     async fn put_push_subscription(&self, sub: &NewSubscription, now_ms: i64) -> Result<Subscribed>;
 
     /// Remove a reader's subscription by endpoint. `true` when there was one.

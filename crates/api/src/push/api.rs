@@ -65,12 +65,17 @@ pub struct SubscribedState {
     pub subscribed: bool,
 }
 
+/// The 409 when another reader holds the endpoint: the app then asks the browser for a
+/// new subscription and sends that instead.
+pub const TAKEN_MESSAGE: &str = "This browser's push subscription belongs to another reader on this server; turn notifications off and on again to make a new one.";
+
 /// Turn notifications on for this browser, for a city (issue 19).
 #[utoipa::path(post, path = "/api/user/push/subscribe", tag = "notifications", request_body = SubscribeRequest,
     params(crate::openapi::SignedHeaders),
     responses((status = 200, description = "Envelope with `{subscribed: true}`", body = SubscribedState),
         (status = 400, description = "The endpoint, keys, city or language is unusable; the message says which"),
-        (status = 401, description = "Missing, unknown or expired token")))]
+        (status = 401, description = "Missing, unknown or expired token"),
+        (status = 409, description = "Another reader holds this endpoint (D356); subscribe the browser again for a new one")))]
 pub async fn subscribe(State(state): State<AppState>, call: Signed<SubscribeRequest>) -> Result<Response, ApiError> {
     let user = reader(&state, call.token.as_deref()).await?;
     let body = call.body;
@@ -126,6 +131,8 @@ pub async fn subscribe(State(state): State<AppState>, call: Signed<SubscribeRequ
             "You get notifications on {} browsers already; turn them off on one first.",
             store::push::MAX_SUBSCRIPTIONS
         ))),
+        // D356: an endpoint is never moved away from the reader who holds it.
+        Subscribed::Taken => Err(ApiError::Conflict(TAKEN_MESSAGE.into())),
     }
 }
 

@@ -500,7 +500,7 @@ impl Notifier {
                         self.store.record_push_delivery(&sub.endpoint, true).await?;
                     }
                 }
-                Delivery::Gone | Delivery::BadKeys => {
+                Delivery::Gone | Delivery::BadKeys | Delivery::Refused => {
                     report.gone += 1;
                     self.store.remove_push_endpoint(&sub.endpoint).await?;
                 }

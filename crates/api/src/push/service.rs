@@ -1,8 +1,10 @@
 //! The application server's side of Web Push: its VAPID key (made on first start, kept in
-//! the database so every process shares it, D310), the endpoint check (D314), and one
-//! delivery to a push service (RFC 8030 §5) with its retries and timeout.
+//! the database so every process shares it, D310), and one delivery to a push service
+//! (RFC 8030 §5) with its retries and timeout, through the feed fetcher's SSRF guard (D355).
 
 use super::crypto::{CryptoError, VapidKey, encrypt};
+use super::endpoint::{EndpointProblem, PushTargets};
+use ingest::fetch::{HostLookup, SystemLookup, guard};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -19,9 +21,9 @@ pub const VAPID_SETTING: &str = "push.vapid_pkcs8";
 pub struct PushConfig {
     /// Run the notifier in `serve` (`--push-notifier`, on by default).
     pub notifier: bool,
-    /// Push endpoints on private, loopback or link-local addresses, and plain http to them,
-    /// are accepted (tests; like `LOCALWIRE_ALLOW_PRIVATE_FEEDS` for feeds).
-    pub allow_private: bool,
+    /// Where endpoints may point (D355): known push services, the operator's additions,
+    /// and in tests private targets.
+    pub targets: PushTargets,
     /// The VAPID `sub` claim: how a push service reaches the operator.
     pub subject: String,
     /// Time between two notifier rounds.
@@ -40,7 +42,7 @@ impl Default for PushConfig {
     fn default() -> Self {
         PushConfig {
             notifier: true,
-            allow_private: false,
+            targets: PushTargets::default(),
             subject: "mailto:operator@localwire.invalid".into(),
             interval: Duration::from_secs(60),
             concurrency: 64,
@@ -49,19 +51,6 @@ impl Default for PushConfig {
             backoff: Duration::from_millis(500),
         }
     }
-}
-
-/// Why an endpoint was refused: the API says it in words.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EndpointProblem {
-    #[error("The endpoint is not a URL.")]
-    NotUrl,
-    #[error("The endpoint must be an https address.")]
-    NotHttps,
-    #[error("The endpoint's host is a private or local address, which this server does not send to.")]
-    Private,
-    #[error("The endpoint is longer than {0} characters.")]
-    TooLong(usize),
 }
 
 /// What became of one delivery.
@@ -73,6 +62,8 @@ pub enum Delivery {
     Gone,
     /// Every attempt failed (status, or 0 when there was no answer).
     Failed(u16),
+    /// The endpoint's name led to an address the SSRF guard refuses; remove it.
+    Refused,
     /// The subscription's keys cannot be used; remove it.
     BadKeys,
 }
@@ -90,10 +81,20 @@ const JWT_LIFETIME_S: i64 = 12 * 3600;
 
 impl Push {
     pub fn new(config: PushConfig) -> Push {
+        Push::with_lookup(config, Arc::new(SystemLookup))
+    }
+
+    /// Resolves push services' names with `lookup`; the guard still filters what it
+    /// answers (tests hand in a resolver that answers a loopback address).
+    pub fn with_lookup(config: PushConfig, lookup: Arc<dyn HostLookup>) -> Push {
         let client = reqwest::Client::builder()
             .timeout(config.timeout)
             .connect_timeout(config.timeout)
+            // A redirect could lead anywhere; a proxy would resolve names out of the
+            // guard's sight.
             .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .dns_resolver(guard::guarded_resolver(lookup, config.targets.allow_private))
             .pool_max_idle_per_host(config.concurrency.max(1))
             .build()
             .unwrap_or_default();
@@ -132,10 +133,9 @@ impl Push {
             .cloned()
     }
 
-    /// An endpoint the browser handed us, checked: https (http only to a private target
-    /// the operator allows), and no private, loopback or link-local host unless allowed.
+    /// An endpoint the browser handed us, checked (D355, `endpoint`).
     pub fn check_endpoint(&self, endpoint: &str) -> Result<Url, EndpointProblem> {
-        check_endpoint(endpoint, self.config.allow_private)
+        self.config.targets.check(endpoint)
     }
 
     fn authorization(&self, key: &VapidKey, endpoint: &Url) -> Result<String, CryptoError> {
@@ -165,8 +165,9 @@ impl Push {
         ttl_s: u32,
         topic: Option<&str>,
     ) -> Delivery {
+        // Rows stored before the rule of D355 are checked again here, and dropped unsent.
         let Ok(endpoint) = self.check_endpoint(&sub.endpoint) else {
-            return Delivery::Gone;
+            return Delivery::Refused;
         };
         let Ok(auth) = self.authorization(key, &endpoint) else {
             return Delivery::Failed(0);
@@ -206,31 +207,16 @@ impl Push {
                         _ => return Delivery::Failed(status),
                     }
                 }
+                Err(err) if guard::refused_by_guard(&err) => {
+                    tracing::warn!(endpoint = %endpoint.origin().ascii_serialization(),
+                        "a push service's name led to an address the SSRF guard refuses; subscription removed");
+                    return Delivery::Refused;
+                }
                 Err(_) => last = 0,
             }
         }
         Delivery::Failed(last)
     }
-}
-
-pub fn check_endpoint(endpoint: &str, allow_private: bool) -> Result<Url, EndpointProblem> {
-    if endpoint.len() > store::push::MAX_ENDPOINT_CHARS {
-        return Err(EndpointProblem::TooLong(store::push::MAX_ENDPOINT_CHARS));
-    }
-    let url = Url::parse(endpoint.trim()).map_err(|_| EndpointProblem::NotUrl)?;
-    if url.host().is_none() || !url.username().is_empty() || url.password().is_some() {
-        return Err(EndpointProblem::NotUrl);
-    }
-    let private = ingest::fetch::guard::check_url_target(&url, false).is_err();
-    match url.scheme() {
-        "https" => {}
-        "http" if allow_private && private => {}
-        _ => return Err(EndpointProblem::NotHttps),
-    }
-    if private && !allow_private {
-        return Err(EndpointProblem::Private);
-    }
-    Ok(url)
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -239,46 +225,4 @@ pub enum PushError {
     Store(#[from] store::StoreError),
     #[error(transparent)]
     Crypto(#[from] CryptoError),
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn d314_endpoints_are_https_and_public_unless_the_operator_allows_private_targets() {
-        assert!(check_endpoint("https://fcm.googleapis.com/fcm/send/abc", false).is_ok());
-        assert_eq!(
-            check_endpoint("http://push.example/x", false),
-            Err(EndpointProblem::NotHttps)
-        );
-        assert_eq!(
-            check_endpoint("https://127.0.0.1:9/x", false),
-            Err(EndpointProblem::Private)
-        );
-        assert_eq!(
-            check_endpoint("http://127.0.0.1:9/x", false),
-            Err(EndpointProblem::NotHttps)
-        );
-        assert_eq!(
-            check_endpoint("https://10.1.2.3/x", false),
-            Err(EndpointProblem::Private)
-        );
-        assert!(
-            check_endpoint("http://127.0.0.1:9/x", true).is_ok(),
-            "tests' loopback push service"
-        );
-        assert_eq!(
-            check_endpoint("http://push.example/x", true),
-            Err(EndpointProblem::NotHttps),
-            "plain http only to a private target"
-        );
-        assert_eq!(
-            check_endpoint("ftp://push.example/x", true),
-            Err(EndpointProblem::NotHttps)
-        );
-        assert_eq!(check_endpoint("not a url", false), Err(EndpointProblem::NotUrl));
-        let long = format!("https://push.example/{}", "a".repeat(1100));
-        assert_eq!(check_endpoint(&long, false), Err(EndpointProblem::TooLong(1024)));
-    }
 }

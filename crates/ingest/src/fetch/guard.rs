@@ -275,6 +275,29 @@ impl HostLookup for SystemLookup {
     }
 }
 
+/// A reqwest resolver that refuses what the guard blocks, for any other client that must
+/// reach only public addresses (the Web Push sender, D355). The client must also turn
+/// proxies off (`no_proxy`): a proxy resolves names itself, out of the guard's sight.
+pub fn guarded_resolver(lookup: Arc<dyn HostLookup>, allow_private: bool) -> Arc<dyn Resolve> {
+    Arc::new(GuardedResolver { lookup, allow_private })
+}
+
+/// Whether a request failed because the guard refused where it led (a name that resolved
+/// only to refused addresses, or a refused host name), anywhere in the error's chain.
+pub fn refused_by_guard(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut current = Some(err);
+    while let Some(err) = current {
+        if matches!(
+            err.downcast_ref::<FetchError>(),
+            Some(FetchError::BlockedAddress { .. })
+        ) {
+            return true;
+        }
+        current = err.source();
+    }
+    false
+}
+
 /// A reqwest resolver that refuses names and addresses the guard blocks.
 pub(crate) struct GuardedResolver {
     pub(crate) lookup: Arc<dyn HostLookup>,

@@ -8,6 +8,7 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import { useServices, useUser } from '../../app/context';
+import { isApiError } from '../../lib/api';
 import type { Page } from '../news';
 import {
   KEY_PATH,
@@ -27,6 +28,7 @@ import {
   pushSupport,
   subscribeBrowser,
   unsubscribeBrowser,
+  type BrowserSubscription,
 } from './push';
 import { reportPermissionStatus } from '../report';
 
@@ -118,10 +120,22 @@ export function useTurnOn() {
       // SPEC §6.4: through the app's one reporter, granted 1, otherwise 0.
       reportPermissionStatus(granted);
       if (!granted || !subscription) return permission() === 'denied' ? 'denied' : 'off';
-      await services.api.post(SUBSCRIBE_PATH, {
-        ...subscription,
-        ...(user?.city_id ? { city_id: user.city_id } : {}),
-      });
+      const send = (sub: BrowserSubscription) =>
+        services.api.post(SUBSCRIBE_PATH, {
+          ...sub,
+          ...(user?.city_id ? { city_id: user.city_id } : {}),
+        });
+      try {
+        await send(subscription);
+      } catch (error) {
+        // D356: another reader (an earlier account on this browser) holds this endpoint,
+        // and the server never moves it. A new browser subscription has a new endpoint.
+        if (!isApiError(error) || error.status !== 409) throw error;
+        await unsubscribeBrowser();
+        const fresh = await subscribeBrowser(public_key);
+        if (!fresh.subscription) return 'off';
+        await send(fresh.subscription);
+      }
       return 'on';
     },
     onSuccess: (state) => {

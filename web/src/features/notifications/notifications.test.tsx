@@ -85,19 +85,20 @@ function installBrowserPush(answer: NotificationPermission) {
     requestPermission,
   });
   vi.stubGlobal('PushManager', function PushManager() {});
+  // Like a browser, a subscription made after an unsubscribe has a new endpoint.
+  let made = 0;
   const pushManager = {
     getSubscription: async () => subscription,
     subscribe: vi.fn(async () => {
+      made += 1;
+      const endpoint = made === 1 ? 'https://push.example/abc' : `https://push.example/abc-${made}`;
       subscription = {
-        endpoint: 'https://push.example/abc',
+        endpoint,
         unsubscribe: async () => {
           subscription = null;
           return true;
         },
-        toJSON: () => ({
-          endpoint: 'https://push.example/abc',
-          keys: { p256dh: 'BPub', auth: 'c2VjcmV0' },
-        }),
+        toJSON: () => ({ endpoint, keys: { p256dh: 'BPub', auth: 'c2VjcmV0' } }),
       } as never;
       return subscription;
     }),
@@ -221,6 +222,31 @@ describe('turning notifications on and off', () => {
     expect(posts(server, '/api/user/push/unsubscribe')[0].body).toEqual({
       endpoint: 'https://push.example/abc',
     });
+  });
+
+  it('d356_when_another_reader_holds_the_endpoint_the_browser_subscribes_anew', async () => {
+    const browser = installBrowserPush('granted');
+    // The server holds the first endpoint for someone else (and §7.19's client tries a
+    // 409 twice before the app sees it).
+    const { server } = open({
+      'GET /api/push/key': () => envelope({ public_key: 'BPzAAA' }),
+      'POST /api/user/push/subscribe': (req) =>
+        (req.body as { endpoint: string }).endpoint === 'https://push.example/abc'
+          ? { status: 409, body: { code: 409, message: 'belongs to another reader' } }
+          : envelope({ subscribed: true }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Turn on notifications' }));
+    expect(await screen.findByText('Notifications are on in this browser.')).toBeInTheDocument();
+    const sent = posts(server, '/api/user/push/subscribe').map(
+      (r) => (r.body as { endpoint: string }).endpoint,
+    );
+    expect(sent).toEqual([
+      'https://push.example/abc',
+      'https://push.example/abc',
+      'https://push.example/abc-2',
+    ]);
+    expect(browser.pushManager.subscribe).toHaveBeenCalledTimes(2);
+    expect(browser.requestPermission).toHaveBeenCalledTimes(2);
   });
 
   it('spec_6_4_reports_a_refused_permission_as_0_and_says_how_to_undo_it', async () => {

@@ -4885,6 +4885,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Another reader holds this endpoint (D356); subscribe the browser again for a new one */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     unsubscribe: {
