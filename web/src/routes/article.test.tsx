@@ -198,7 +198,7 @@ describe('§2.6 search', () => {
           category: 'education',
           since: expect.any(String),
         }),
-      { timeout: 5000 },
+      { timeout: 15_000 },
     );
     const since = Number(calls('/api/search/news').at(-1)?.query.since);
     expect(Date.now() - since).toBeGreaterThanOrEqual(24 * 3600_000);
