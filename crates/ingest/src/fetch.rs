@@ -64,14 +64,20 @@ impl Default for FetchPolicy {
     }
 }
 
-/// `true` when `LOCALWIRE_ALLOW_PRIVATE_FEEDS` is `1` (or `true`).
+/// `true` when `LOCALWIRE_ALLOW_PRIVATE_FEEDS` is 1, true, yes or on (any case), the
+/// words every switch of the command line takes from the environment (D358).
 pub fn allow_private_from_env() -> bool {
     allow_private_from_value(std::env::var(ALLOW_PRIVATE_ENV).ok().as_deref())
 }
 
 fn allow_private_from_value(value: Option<&str>) -> bool {
     // Anything else, "0" and typos included, keeps the guard on: failing closed.
-    value.is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true"))
+    value.is_some_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "1" | "true" | "yes" | "on" | "y" | "t"
+        )
+    })
 }
 
 /// Cache validators from a previous fetch, sent back as If-None-Match / If-Modified-Since.
@@ -457,11 +463,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn allow_private_needs_an_explicit_yes() {
-        assert!(allow_private_from_value(Some("1")));
-        assert!(allow_private_from_value(Some("true")));
-        assert!(allow_private_from_value(Some(" TRUE ")));
-        for value in [None, Some(""), Some("0"), Some("false"), Some("yes please"), Some("2")] {
+    fn d358_allow_private_needs_an_explicit_yes_in_any_of_the_words_switches_take() {
+        for yes in ["1", "true", " TRUE ", "yes", "Yes", "on", "y", "t"] {
+            assert!(allow_private_from_value(Some(yes)), "{yes}");
+        }
+        for value in [
+            None,
+            Some(""),
+            Some("0"),
+            Some("false"),
+            Some("no"),
+            Some("off"),
+            Some("yes please"),
+            Some("2"),
+        ] {
             assert!(!allow_private_from_value(value), "{value:?}");
         }
     }

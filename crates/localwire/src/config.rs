@@ -1,7 +1,10 @@
 //! Command line and environment: one typed struct per subcommand, every field
-//! settable by an environment variable (shown in `--help`).
+//! settable by an environment variable (shown in `--help`). Every switch read from the
+//! environment takes 1/0, true/false, yes/no and on/off alike (clap's Boolish parser; the
+//! feed fetcher's `LOCALWIRE_ALLOW_PRIVATE_FEEDS` reads the same words, D358).
 
 use anyhow::{Context, Result};
+use clap::builder::BoolishValueParser;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -203,7 +206,7 @@ pub struct ServeArgs {
     pub store: StoreArgs,
     /// Ingest the built-in demo corpus (data/demo) so the app has news offline; today in
     /// history serves its labelled demo days.
-    #[arg(long, env = "LOCALWIRE_DEMO")]
+    #[arg(long, env = "LOCALWIRE_DEMO", value_parser = BoolishValueParser::new())]
     pub demo: bool,
     /// Word mixed into request signatures. Ships in the web app: an anti-tamper
     /// check, not a secret.
@@ -223,13 +226,13 @@ pub struct ServeArgs {
     pub session_days: i64,
     /// Encrypt the data of successful non-GET API answers (AES-GCM, keyed by the sign
     /// word, so the web app can always decrypt): an anti-scraping measure, not a secret.
-    #[arg(long, env = "LOCALWIRE_ENCRYPT_RESPONSES")]
+    #[arg(long, env = "LOCALWIRE_ENCRYPT_RESPONSES", value_parser = BoolishValueParser::new())]
     pub encrypt_responses: bool,
     #[command(flatten)]
     pub sign_in: SignInArgs,
     /// Behind a reverse proxy: count rate limits by the address the proxy appends to
     /// X-Forwarded-For instead of the proxy's own.
-    #[arg(long, env = "LOCALWIRE_FORWARDED_FOR")]
+    #[arg(long, env = "LOCALWIRE_FORWARDED_FOR", value_parser = BoolishValueParser::new())]
     pub forwarded_for: bool,
     /// Wikipedia's on-this-day feed; `{lang}` becomes en, es or fr, `/all/MM/DD` is
     /// appended. With --demo, demo days are served and it is never called.
@@ -259,7 +262,7 @@ pub struct ServeArgs {
     pub push_interval: u64,
     /// Push endpoints on private or loopback addresses (and plain http to them) are
     /// accepted: for tests' loopback push services, like LOCALWIRE_ALLOW_PRIVATE_FEEDS.
-    #[arg(long, env = "LOCALWIRE_ALLOW_PRIVATE_PUSH")]
+    #[arg(long, env = "LOCALWIRE_ALLOW_PRIVATE_PUSH", value_parser = BoolishValueParser::new())]
     pub allow_private_push: bool,
     /// Push service hosts accepted besides FCM, Mozilla, Apple and Windows (comma-separated
     /// names; a name also covers its subdomains). Endpoints are https on port 443 (D355).

@@ -305,3 +305,34 @@ fn d355_a_push_host_that_is_not_a_host_name_stops_the_start() {
         );
     }
 }
+
+/// D358: every switch takes 1/0, true/false, yes/no, on/off from the environment; anything
+/// else stops the start naming the variable. (A bad --push-hosts stops it right after the
+/// switches are read, so an accepted switch shows as that error.)
+#[test]
+fn d358_switches_take_1_true_yes_on_and_their_opposites_from_the_environment() {
+    let start = |name: &str, value: &str| {
+        let out = bin()
+            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+            .arg(temp_dir("switch-words"))
+            .args(["--push-hosts", "10.0.0.7"])
+            .env(name, value)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    for name in [
+        "LOCALWIRE_DEMO",
+        "LOCALWIRE_ENCRYPT_RESPONSES",
+        "LOCALWIRE_FORWARDED_FOR",
+        "LOCALWIRE_ALLOW_PRIVATE_PUSH",
+    ] {
+        for value in ["1", "0", "true", "false", "yes", "no", "on", "off", "TRUE"] {
+            let err = start(name, value);
+            assert!(err.contains("LOCALWIRE_PUSH_HOSTS"), "{name}={value} is read: {err}");
+        }
+        let err = start(name, "maybe");
+        assert!(err.contains("invalid value 'maybe'"), "{name}=maybe: {err}");
+    }
+}

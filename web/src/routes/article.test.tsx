@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { envelope } from '../test/fakeServer';
@@ -203,6 +203,27 @@ describe('§2.6 search', () => {
     const since = Number(calls('/api/search/news').at(-1)?.query.since);
     expect(Date.now() - since).toBeGreaterThanOrEqual(24 * 3600_000);
     expect(Date.now() - since).toBeLessThan(24 * 3600_000 + 10 * 60_000 + 1000);
+  });
+
+  it('§2.6 two filters picked before the screen redraws both go into the request', async () => {
+    const { calls } = renderApp('/search/news?q=ecole', {
+      routes: {
+        'GET /api/search/news': () => envelope({ list: [], next_page_token: '', terms: ['ecole'] }),
+      },
+    });
+    const category = await screen.findByLabelText('Category');
+    const time = screen.getByLabelText('Time');
+    // One act: both changes land before React renders again (a busy device).
+    act(() => {
+      fireEvent.change(category, { target: { value: 'education' } });
+      fireEvent.change(time, { target: { value: '24h' } });
+    });
+    await waitFor(() =>
+      expect(calls('/api/search/news').at(-1)?.query).toMatchObject({
+        category: 'education',
+        since: expect.any(String),
+      }),
+    );
   });
 
   it('§2.6 no results: helpful suggestions and a way to clear the filters', async () => {

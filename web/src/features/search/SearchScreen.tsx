@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useSearchParams } from 'react-router';
 import { useRouteHandle } from '../../app/context';
@@ -79,18 +80,21 @@ function NewsResults({ q }: { q: string }) {
   const terms = query.data?.pages[0]?.terms ?? [];
   const filtered = Boolean(cityId || category || time);
 
+  // The router's `prev` is the last render's params, so two changes before the next render
+  // (two filters picked quickly on a busy device) would lose the first; each change starts
+  // from the one before it instead.
+  const latest = useRef(params);
+  useLayoutEffect(() => {
+    latest.current = params;
+  }, [params]);
   function update(changes: Record<string, string | null>) {
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value) next.set(key, value);
-          else next.delete(key);
-        }
-        return next;
-      },
-      { replace: true },
-    );
+    const next = new URLSearchParams(latest.current);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    latest.current = next;
+    setParams(next, { replace: true });
   }
 
   return (
