@@ -11,19 +11,26 @@ use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Past this many addresses, full (idle) buckets are dropped before adding one.
-const MAX_TRACKED: usize = 100_000;
+/// Past this many addresses, full (idle) buckets are dropped before adding one. Just under
+/// 7/8 of 2^16, so a map never grows past 65,536 slots of 16 bytes (about 1 MB): every
+/// call is limited (D357), and a run of new addresses must not cost the server's memory.
+const MAX_TRACKED: usize = 57_344;
 
 pub struct RateLimit {
     burst: u32,
     every: Duration,
-    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+    /// Bucket times count milliseconds from here.
+    epoch: Instant,
+    buckets: Mutex<HashMap<u64, Bucket>>,
 }
 
+/// 8 bytes: the tokens left, and when they were counted (ms after `epoch`, wrapping after
+/// 49 days: an address idle that long is given less refill than it earned, at worst one
+/// 429 for one interval).
 #[derive(Clone, Copy)]
 struct Bucket {
-    tokens: f64,
-    at: Instant,
+    tokens: f32,
+    at_ms: u32,
 }
 
 impl RateLimit {
@@ -31,18 +38,21 @@ impl RateLimit {
         RateLimit {
             burst,
             every,
+            epoch: Instant::now(),
             buckets: Mutex::default(),
         }
     }
 
     /// Take one call for `ip` at `now`: `Ok` or the seconds until the next is allowed.
     pub fn check(&self, ip: IpAddr, now: Instant) -> Result<(), u64> {
-        let ip = address_key(ip);
+        let key = bucket_key(ip);
+        let now_ms = now.saturating_duration_since(self.epoch).as_millis() as u32;
         let mut buckets = self.buckets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let burst = f64::from(self.burst);
-        let per_sec = 1.0 / self.every.as_secs_f64().max(1e-9);
-        if buckets.len() >= MAX_TRACKED && !buckets.contains_key(&ip) {
-            buckets.retain(|_, b| b.tokens + now.saturating_duration_since(b.at).as_secs_f64() * per_sec < burst);
+        let per_ms = 1.0 / self.every.as_secs_f64().max(1e-9) / 1000.0;
+        let refilled = |b: &Bucket| f64::from(b.tokens) + f64::from(now_ms.wrapping_sub(b.at_ms)) * per_ms;
+        if buckets.len() >= MAX_TRACKED && !buckets.contains_key(&key) {
+            buckets.retain(|_, b| refilled(b) < burst);
             // Still nearly full (many addresses at once, as from one big IPv6 block): start
             // over rather than scan again on the next new address. Each scan then frees at
             // least a tenth, so keeping track costs O(1) per call however many come.
@@ -50,17 +60,29 @@ impl RateLimit {
                 buckets.clear();
             }
         }
-        let bucket = buckets.entry(ip).or_insert(Bucket { tokens: burst, at: now });
-        let refilled = bucket.tokens + now.saturating_duration_since(bucket.at).as_secs_f64() * per_sec;
-        bucket.tokens = refilled.min(burst);
-        bucket.at = now;
-        if bucket.tokens >= 1.0 {
-            bucket.tokens -= 1.0;
+        let bucket = buckets.entry(key).or_insert(Bucket {
+            tokens: burst as f32,
+            at_ms: now_ms,
+        });
+        let tokens = refilled(bucket).min(burst);
+        bucket.at_ms = now_ms;
+        if tokens >= 1.0 {
+            bucket.tokens = (tokens - 1.0) as f32;
             Ok(())
         } else {
-            let wait = (1.0 - bucket.tokens) / per_sec;
-            Err(wait.ceil().max(1.0) as u64)
+            bucket.tokens = tokens as f32;
+            let wait_s = (1.0 - tokens) / per_ms / 1000.0;
+            Err(wait_s.ceil().max(1.0) as u64)
         }
+    }
+}
+
+/// The map key of [`address_key`]: an IPv6 /64 is its 64 prefix bits; an IPv4 address sits
+/// under ffff:ffff::/32, a multicast prefix no client sends from.
+fn bucket_key(ip: IpAddr) -> u64 {
+    match address_key(ip) {
+        IpAddr::V4(v4) => 0xffff_ffff_0000_0000 | u64::from(u32::from(v4)),
+        IpAddr::V6(v6) => (u128::from(v6) >> 64) as u64,
     }
 }
 
@@ -133,6 +155,16 @@ mod tests {
         assert_eq!(limit.check(next_net, t), Ok(()), "the next /64 is another client");
         let mapped: IpAddr = "::ffff:192.0.2.9".parse().unwrap();
         assert_eq!(address_key(mapped), "192.0.2.9".parse::<IpAddr>().unwrap());
+        assert_eq!(bucket_key(mapped), bucket_key("192.0.2.9".parse().unwrap()));
+        assert_ne!(
+            bucket_key("192.0.2.9".parse().unwrap()),
+            bucket_key("2001:db8::c000:209".parse().unwrap())
+        );
+    }
+
+    #[test]
+    fn d357_a_bucket_is_16_bytes_in_the_map() {
+        assert_eq!(std::mem::size_of::<(u64, Bucket)>(), 16);
     }
 
     #[test]
