@@ -4,40 +4,13 @@
 //! reports) still apply on top of this one.
 
 use crate::envelope::ApiError;
-use crate::rate_limit::{RateLimit, client_ip};
+use crate::rate_limit::client_ip;
 use crate::state::AppState;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use std::time::{Duration, Instant};
-
-/// How many calls one address may make (`--calls-burst`, `--calls-per-second`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CallLimitConfig {
-    /// Calls at once.
-    pub burst: u32,
-    /// Calls a second after the burst; 0 turns the limit off.
-    pub per_second: u32,
-}
-
-impl Default for CallLimitConfig {
-    /// A page load makes about ten calls and a busy reader a few a second, so an office
-    /// or school behind one address fits many readers; a script at full speed does not.
-    fn default() -> Self {
-        CallLimitConfig {
-            burst: 1200,
-            per_second: 120,
-        }
-    }
-}
-
-impl CallLimitConfig {
-    pub fn limit(&self) -> Option<RateLimit> {
-        (self.per_second > 0 && self.burst > 0)
-            .then(|| RateLimit::new(self.burst, Duration::from_secs_f64(1.0 / f64::from(self.per_second))))
-    }
-}
+use std::time::Instant;
 
 /// The operator's own probes are never refused.
 fn exempt(path: &str) -> bool {
@@ -67,6 +40,8 @@ pub async fn layer(State(state): State<AppState>, req: Request, next: Next) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rate_limit::CallLimitConfig;
+    use std::time::Duration;
 
     #[test]
     fn d357_zero_turns_the_limit_off_and_the_default_allows_a_burst_then_a_rate() {

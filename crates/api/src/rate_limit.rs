@@ -86,6 +86,33 @@ fn bucket_key(ip: IpAddr) -> u64 {
     }
 }
 
+/// How many calls one address may make (`--calls-burst`, `--calls-per-second`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallLimitConfig {
+    /// Calls at once.
+    pub burst: u32,
+    /// Calls a second after the burst; 0 turns the limit off.
+    pub per_second: u32,
+}
+
+impl Default for CallLimitConfig {
+    /// A page load makes about ten calls and a busy reader a few a second, so an office
+    /// or school behind one address fits many readers; a script at full speed does not.
+    fn default() -> Self {
+        CallLimitConfig {
+            burst: 1200,
+            per_second: 120,
+        }
+    }
+}
+
+impl CallLimitConfig {
+    pub fn limit(&self) -> Option<RateLimit> {
+        (self.per_second > 0 && self.burst > 0)
+            .then(|| RateLimit::new(self.burst, Duration::from_secs_f64(1.0 / f64::from(self.per_second))))
+    }
+}
+
 /// What a limit counts a client by: an IPv4 address itself (also when it comes
 /// IPv4-mapped), an IPv6 address by its /64.
 pub fn address_key(ip: IpAddr) -> IpAddr {

@@ -65,7 +65,7 @@ pub struct ApiConfig {
     /// Guests: how many one address may create, when idle ones are purged (D351, D352).
     pub guests: crate::guests::GuestConfig,
     /// Calls per address, every call (D357).
-    pub calls: crate::call_limit::CallLimitConfig,
+    pub calls: crate::rate_limit::CallLimitConfig,
     /// Emails of the operators, lower case (`--admin-emails`, D335).
     pub admin_emails: Vec<String>,
     /// How the operator's add-a-feed call may read a feed to learn its title: the feed

@@ -287,7 +287,7 @@ async fn d355_a_known_name_that_resolves_to_a_private_address_is_refused_and_dro
     let mut corpus = support::seed::seed(app.store.as_ref()).await;
     let push = FakePushService::start().await;
     // Stored while private targets were allowed: the loopback push service, by IP literal.
-    let (_, loopback) = subscriber(app, &push, "dev-push-loopback").await;
+    subscriber(app, &push, "dev-push-loopback").await;
     // Rows the API refuses, as an older release stored them: an operator-added host whose
     // name answers 127.0.0.1 (DNS rebinding), a known host on another port, and a host no
     // rule allows.
@@ -341,7 +341,6 @@ async fn d355_a_known_name_that_resolves_to_a_private_address_is_refused_and_dro
         push.received().is_empty(),
         "nothing was sent, not even to the loopback service"
     );
-    assert_eq!(push.received_by(loopback.id).len(), 0);
     for user in users {
         assert!(
             app.store.push_subscriptions_of(user).await.unwrap().is_empty(),

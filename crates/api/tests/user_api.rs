@@ -379,7 +379,7 @@ async fn d357_every_call_is_limited_per_address() {
     let store = support::sqlite_store().await.unwrap();
     let config = api::ApiConfig {
         trust_forwarded_for: true,
-        calls: api::call_limit::CallLimitConfig {
+        calls: api::rate_limit::CallLimitConfig {
             burst: 4,
             per_second: 1,
         },

@@ -284,10 +284,10 @@ pub struct ServeArgs {
     pub guest_every_ms: u64,
     /// Calls one address (an IPv6 /64) may make at once, then --calls-per-second; every
     /// call but /healthz and /metrics counts (D357).
-    #[arg(long, env = "LOCALWIRE_CALLS_BURST", default_value_t = api::call_limit::CallLimitConfig::default().burst)]
+    #[arg(long, env = "LOCALWIRE_CALLS_BURST", default_value_t = api::rate_limit::CallLimitConfig::default().burst)]
     pub calls_burst: u32,
     /// Calls a second one address may make after its burst; 0 turns the limit off.
-    #[arg(long, env = "LOCALWIRE_CALLS_PER_SECOND", default_value_t = api::call_limit::CallLimitConfig::default().per_second)]
+    #[arg(long, env = "LOCALWIRE_CALLS_PER_SECOND", default_value_t = api::rate_limit::CallLimitConfig::default().per_second)]
     pub calls_per_second: u32,
     /// Guests not seen for this many days are deleted with their things, hourly; expired
     /// sessions too. 0 keeps idle guests (D352).
@@ -492,7 +492,7 @@ impl ServeArgs {
                 every: std::time::Duration::from_millis(self.guest_every_ms),
                 idle_days: self.guest_idle_days,
             },
-            calls: api::call_limit::CallLimitConfig {
+            calls: api::rate_limit::CallLimitConfig {
                 burst: self.calls_burst,
                 per_second: self.calls_per_second,
             },
