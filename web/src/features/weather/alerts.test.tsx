@@ -68,8 +68,10 @@ describe('issue 20 ★ official alerts on /weather (D288)', () => {
       routes: { 'GET /api/weather/alerts': () => envelope(alerts([storm, alert({})])) },
     });
     const region = await screen.findByRole('region', { name: 'Official alerts' }, SLOW);
-    expect(calls('/api/weather/alerts')[0].query).toEqual({ city_id: '4140963', lang: 'en' });
+    // The region shows its loading state before the request goes out, so the call is read
+    // only once the alerts it brought are on screen.
     const items = await within(region).findAllByRole('article', undefined, SLOW);
+    expect(calls('/api/weather/alerts')[0].query).toEqual({ city_id: '4140963', lang: 'en' });
     expect(items).toHaveLength(2);
     // The server's order (most severe first) is kept; the severity is written, not only coloured.
     expect(items[0]).toHaveAccessibleName(storm.headline);
@@ -179,8 +181,8 @@ describe('issue 20 ★ official alerts on /weather (D288)', () => {
       },
     });
     const region = await screen.findByRole('region', { name: 'Alertes officielles' }, SLOW);
-    expect(calls('/api/weather/alerts')[0].query.lang).toBe('fr');
     const [snow, frost] = await within(region).findAllByRole('article', undefined, SLOW);
+    expect(calls('/api/weather/alerts')[0].query.lang).toBe('fr');
     expect(within(snow).getByText('Sévère')).toBeInTheDocument();
     expect(
       within(snow).getByText(/Émise par Environnement et Changement climatique Canada/),
