@@ -8,6 +8,7 @@ pub mod assets;
 pub mod auth;
 pub mod call_limit;
 pub mod demo_media;
+pub mod discovery;
 pub mod encrypted_answers;
 pub mod envelope;
 pub mod geo_api;
@@ -33,10 +34,13 @@ pub mod security;
 pub mod session;
 pub mod signed;
 pub mod state;
+pub mod syndication;
+
 pub mod trends;
 pub mod user;
 pub mod viewer;
 pub mod weather;
+pub mod xml;
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -201,6 +205,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/openapi.json", get(openapi_handler))
         .route("/api", any(api_not_found))
         .route("/api/{*rest}", any(api_not_found))
+        .merge(discovery::routes())
+        .merge(syndication::routes())
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics_handler))
         .route("/_app/version.json", get(app_config::version))

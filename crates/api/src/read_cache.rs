@@ -50,6 +50,7 @@ struct Entry {
     generation: u64,
     made_ms: i64,
     etag: HeaderValue,
+    content_type: &'static str,
     body: Encoded,
     /// A reader is making this answer's successor.
     refreshing: AtomicBool,
@@ -87,6 +88,14 @@ pub struct ReadCache {
     gates: Mutex<HashMap<Box<str>, Arc<tokio::sync::Mutex<()>>>>,
 }
 
+/// A document made for the cache: its bytes and their media type.
+pub struct Made {
+    pub body: Vec<u8>,
+    pub content_type: &'static str,
+}
+
+const JSON: &str = "application/json";
+
 /// What a cache lookup says (for `/metrics` and tests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lookup {
@@ -117,6 +126,31 @@ impl ReadCache {
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<T, ApiError>>,
     {
+        let envelope = || async {
+            Ok(Made {
+                body: ok_body(make().await?)?,
+                content_type: JSON,
+            })
+        };
+        self.answer_document(key, generation, now_ms, headers, cache_control, envelope)
+            .await
+    }
+
+    /// [`ReadCache::answer`] for a document that is not an envelope (a sitemap, a feed):
+    /// `make` gives its bytes and media type.
+    pub async fn answer_document<F, Fut>(
+        &self,
+        key: &str,
+        generation: u64,
+        now_ms: i64,
+        headers: &HeaderMap,
+        cache_control: CacheControl,
+        make: F,
+    ) -> Result<(Response, Lookup), ApiError>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<Made, ApiError>>,
+    {
         let old = match self.find(key, generation, now_ms) {
             Found::Fresh(entry) => return Ok((respond(&entry, headers, cache_control), Lookup::Hit)),
             Found::Stale(entry) if entry.refreshing.swap(true, Ordering::AcqRel) => {
@@ -140,7 +174,7 @@ impl ReadCache {
 
     /// Nothing kept to give meanwhile: the first reader makes the answer while the
     /// others wait for it (64 readers of a cold page would otherwise all ask the store).
-    async fn answer_once<T, F, Fut>(
+    async fn answer_once<F, Fut>(
         &self,
         key: &str,
         generation: u64,
@@ -150,9 +184,8 @@ impl ReadCache {
         make: F,
     ) -> Result<(Response, Lookup), ApiError>
     where
-        T: Serialize,
         F: FnOnce() -> Fut,
-        Fut: Future<Output = Result<T, ApiError>>,
+        Fut: Future<Output = Result<Made, ApiError>>,
     {
         let gate = {
             let Ok(mut gates) = self.gates.lock() else {
@@ -188,17 +221,17 @@ impl ReadCache {
         Ok((respond(&entry, headers, cache_control), lookup))
     }
 
-    async fn make<T, F, Fut>(&self, key: &str, generation: u64, now_ms: i64, make: F) -> Result<Arc<Entry>, ApiError>
+    async fn make<F, Fut>(&self, key: &str, generation: u64, now_ms: i64, make: F) -> Result<Arc<Entry>, ApiError>
     where
-        T: Serialize,
         F: FnOnce() -> Fut,
-        Fut: Future<Output = Result<T, ApiError>>,
+        Fut: Future<Output = Result<Made, ApiError>>,
     {
-        let body = ok_body(make().await?)?;
+        let Made { body, content_type } = make().await?;
         let entry = Arc::new(Entry {
             generation,
             made_ms: now_ms,
             etag: HeaderValue::from_str(&weak_etag(&body)).map_err(|e| ApiError::Internal(e.to_string()))?,
+            content_type,
             body: Encoded::new(Bytes::from(body)),
             refreshing: AtomicBool::new(false),
         });
@@ -253,7 +286,7 @@ fn respond(entry: &Entry, headers: &HeaderMap, cache_control: CacheControl) -> R
         let (body, encoding) = entry.body.for_request(headers);
         let mut res = (StatusCode::OK, body).into_response();
         let h = res.headers_mut();
-        h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static(entry.content_type));
         if let Some(encoding) = encoding {
             // The compression layer leaves answers that already name an encoding alone.
             h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));

@@ -14,6 +14,11 @@ export interface RouteDef {
   layout: 'default' | 'page';
   /** The SPEC §2 line the route implements; `1.8` for the operator's /admin (D340). */
   spec: string;
+  /**
+   * The list a reader can follow as a feed (D376): the page's own (`/feeds/{format}` and
+   * the page's address), or the reader's city's (`/local/{cityId}`).
+   */
+  feed?: 'page' | 'reader-city';
 }
 
 export const ROUTES: readonly RouteDef[] = routesJson as RouteDef[];

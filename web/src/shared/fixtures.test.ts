@@ -5,13 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { globalGuard } from '../app/guard';
+import { feedPath } from '../features/feeds';
 import { highlightParts, hostOf, relativeTime } from '../features/news/format';
 import { hasImage, mainImageOf, normalizeNewsItem, thumbnailOf } from '../features/news/model';
 import { localSectionCity, readerCityLabel } from '../features/user/model';
-import { resolveLocaleCode, splitLocalePath } from '../lib/locale';
+import { type Locale, resolveLocaleCode, splitLocalePath } from '../lib/locale';
 import { sameOriginPath } from '../lib/sameOrigin';
 import routes from '../routes/routes.json';
+import type { RouteDef } from '../routes/routes';
 import city from './fixtures/city.json';
+import feedPaths from './fixtures/feed-path.json';
 import guard from './fixtures/locale-guard.json';
 import highlight from './fixtures/highlight.json';
 import host from './fixtures/host.json';
@@ -108,5 +111,13 @@ describe('shared data: screens.json', () => {
   it('a home section shows a few stories', () => {
     expect(HOME_SECTION_SIZE).toBeGreaterThan(0);
     expect(HOME_SECTION_SIZE).toBe(screens.homeSectionSize);
+  });
+});
+
+describe('shared fixture: where a page is followed as a feed (D376)', () => {
+  it.each(feedPaths.cases)('$name', (c) => {
+    const def = (routes as RouteDef[]).find((r) => r.name === c.route) ?? null;
+    expect(def, c.route).not.toBeNull();
+    expect(feedPath(def, c.locale as Locale, c.path, c.query, c.cityId)).toBe(c.feed);
   });
 });

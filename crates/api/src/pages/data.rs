@@ -91,6 +91,9 @@ pub struct PageData {
     pub missing_article: bool,
     /// A canonical path other than the page's own (a share page's article).
     pub canonical_rest: Option<String>,
+    /// The main call failed on the server's side (the store), not on the request: the
+    /// page shows its own error state, and a feed of it answers 503, never 404 (D376).
+    pub unavailable: bool,
 }
 
 /// Run one call as the API would for the reader's view (kept briefly:
@@ -126,14 +129,19 @@ async fn run_uncached(state: &AppState, call: &Call, now: i64, view: &ReaderView
 }
 
 async fn answered(state: &AppState, call: Call, now: i64, view: &ReaderView) -> Option<(Call, Value)> {
+    attempt(state, call, now, view).await.ok()
+}
+
+/// [`run`], logging what failed on the server's side.
+async fn attempt(state: &AppState, call: Call, now: i64, view: &ReaderView) -> Result<(Call, Value), ApiError> {
     match run(state, &call, now, view).await {
-        Ok(data) => Some((call, data)),
+        Ok(data) => Ok((call, data)),
         Err(ApiError::Internal(cause)) => {
             tracing::warn!(%cause, path = call.path, "inline payload call failed");
-            None
+            Err(ApiError::Internal(cause))
         }
         // A 400 or 404: the screen asks itself and shows its own state.
-        Err(_) => None,
+        Err(e) => Err(e),
     }
 }
 
@@ -164,7 +172,7 @@ pub fn reader_city_id(r: &Rendering, headers: &HeaderMap) -> i64 {
 
 /// `/local/4140963`, `/local/washington-dc-4140963` → 4140963; a bare name is looked up
 /// in the gazetteer (first hit), as the SPA does (D105).
-fn city_from_slug(slug: &str, lang: Locale) -> Option<i64> {
+pub fn city_from_slug(slug: &str, lang: Locale) -> Option<i64> {
     let slug = slug.trim();
     let digits: String = slug.chars().rev().take_while(|c| c.is_ascii_digit()).collect();
     let before = slug.len() - digits.len();
@@ -274,8 +282,10 @@ fn feed_call(channel: &str, more: &[(&str, String)]) -> Call {
 
 /// A page with one feed and, for the reader's feeds, the category tabs.
 async fn feed_page(state: &AppState, call: Call, categories: Option<Call>, now: i64, view: &ReaderView) -> PageData {
+    let main = attempt(state, call, now, view).await;
     let mut page = PageData {
-        main: answered(state, call, now, view).await,
+        unavailable: matches!(main, Err(ApiError::Internal(_))),
+        main: main.ok(),
         ..PageData::default()
     };
     if let Some(c) = categories

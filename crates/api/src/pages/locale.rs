@@ -164,6 +164,23 @@ pub fn resolve(req: &PageRequest<'_>) -> Resolution {
     })
 }
 
+/// What `encodeURIComponent` leaves as it is: letters, digits and `-_.!~*'()`.
+const URI_COMPONENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'!')
+    .remove(b'~')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// JavaScript's `encodeURIComponent`.
+pub fn encode_uri_component(text: &str) -> String {
+    percent_encoding::utf8_percent_encode(text, URI_COMPONENT).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

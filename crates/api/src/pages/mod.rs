@@ -3,6 +3,7 @@
 //! the first data inlined as JSON (DESIGN "Pages").
 
 pub mod data;
+pub mod feed_links;
 pub mod first_paint;
 pub mod inline_cache;
 pub mod kept;
@@ -313,6 +314,12 @@ fn render_page(
         escape_html(&description)
     ));
     head.push_str(&format!(r#"<meta name="lw-build" content="{}">"#, state.shell.build_id));
+    // Browsers offer our search from the address bar (D374; `discovery::opensearch`).
+    head.push_str(&format!(
+        r#"<link rel="search" type="application/opensearchdescription+xml" title="{}" href="/opensearch/{}.xml">"#,
+        escape_html(app),
+        locale.code()
+    ));
     // The app's chunks for this screen and locale, and the screen's largest image,
     // fetched while the entry script loads (D147).
     head.push_str(
@@ -344,6 +351,27 @@ fn render_page(
             r#"<link rel="alternate" hreflang="x-default" href="{}">"#,
             escape_html(&x_default)
         ));
+    }
+    // Feed readers find the page's list here (D376).
+    if status == StatusCode::OK
+        && let Some(m) = matched
+        && let Some(path) = feed_links::feed_path(
+            m.route,
+            locale,
+            &r.rest,
+            query.unwrap_or_default(),
+            data::reader_city_id(r, headers),
+        )
+    {
+        for f in feed_links::FORMATS.iter() {
+            head.push_str(&format!(
+                r#"<link rel="alternate" type="{}" title="{}" href="/feeds/{}{}">"#,
+                escape_html(&f.media_type),
+                escape_html(&format!("{title} ({})", f.label)),
+                escape_html(&f.format),
+                escape_html(&path)
+            ));
+        }
     }
     if status != StatusCode::OK || matched.is_some_and(|m| m.route.auth) {
         head.push_str(r#"<meta name="robots" content="noindex">"#);

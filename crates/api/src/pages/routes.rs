@@ -15,6 +15,19 @@ pub struct RouteDef {
     /// Needs a signed-in (non-guest) user (SPEC §6.2).
     #[serde(default)]
     pub auth: bool,
+    /// The page's list can be followed as a feed (D376).
+    #[serde(default)]
+    pub feed: Option<FeedOf>,
+}
+
+/// Which list a page's feed follows (D376).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FeedOf {
+    /// The page's own list: the feed's address is `/feeds/{format}` and the page's.
+    Page,
+    /// The reader's city (home, `/local`): the feed is the city page's, `/local/{cityId}`.
+    ReaderCity,
 }
 
 pub static ROUTES: LazyLock<Vec<RouteDef>> = LazyLock::new(|| {

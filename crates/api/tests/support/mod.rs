@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod seed;
+pub mod xml;
 
 use api::{ApiConfig, AppState};
 use domain::signing::request_sign;

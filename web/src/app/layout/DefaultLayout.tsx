@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigation } from 'react-router';
+import { FollowAsFeed } from '../../features/feeds';
 import { localizePath } from '../../lib/locale';
 import { FOOTER_LINKS, NAV_ITEMS } from '../../shared/screens';
 import { useRouteHandle } from '../context';
@@ -39,6 +40,7 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
         {children}
       </main>
       <footer className="site-footer">
+        <FollowAsFeed />
         <p>{t('Footer_About')}</p>
         <nav aria-label={t('Footer_Settings')}>
           <ul className="site-footer__links">

@@ -5,6 +5,7 @@
 use super::payload::{AUDIO, Categories, Detail, FeedContext, FeedPage, Item, Media, SearchPage, VIDEO};
 use super::time::{full_date, iso, relative_time};
 use super::{CATEGORIES, DETAIL, FEED, SEARCH_NEWS, Writer};
+use crate::pages::locale::encode_uri_component;
 use crate::pages::shared::{home_section_size, leads_with_first};
 use crate::pages::shell::escape_html;
 use unicode_normalization::UnicodeNormalization;
@@ -729,23 +730,6 @@ pub(super) fn host_of(url: &str) -> String {
         (None, _) => return String::new(),
     };
     host.strip_prefix("www.").map_or_else(|| host.clone(), str::to_string)
-}
-
-/// What `encodeURIComponent` leaves as it is: letters, digits and `-_.!~*'()`.
-const URI_COMPONENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'_')
-    .remove(b'.')
-    .remove(b'!')
-    .remove(b'~')
-    .remove(b'*')
-    .remove(b'\'')
-    .remove(b'(')
-    .remove(b')');
-
-/// JavaScript's `encodeURIComponent`.
-fn encode_uri_component(text: &str) -> String {
-    percent_encoding::utf8_percent_encode(text, URI_COMPONENT).to_string()
 }
 
 /// The "read the original" line of `ArticleView`.

@@ -269,3 +269,36 @@ fn d235_the_locale_guard_matches_the_shared_fixture() {
         .collect();
     check(file, failures);
 }
+
+#[derive(Deserialize)]
+struct FeedPathCase {
+    name: String,
+    route: String,
+    locale: String,
+    path: String,
+    query: String,
+    #[serde(rename = "cityId")]
+    city_id: i64,
+    feed: Option<String>,
+}
+
+#[test]
+fn d376_feed_paths_match_the_shared_fixture() {
+    let file = "feed-path.json";
+    let all: Vec<FeedPathCase> = cases(
+        file,
+        include_str!("../../../../../web/src/shared/fixtures/feed-path.json"),
+    );
+    let failures = all
+        .iter()
+        .filter_map(|c| {
+            let Some(route) = crate::pages::routes::ROUTES.iter().find(|r| r.name == c.route) else {
+                return Some(format!("{}: no route {}", c.name, c.route));
+            };
+            let locale = Locale::from_code(&c.locale).expect("a product locale");
+            let got = crate::pages::feed_links::feed_path(route, locale, &c.path, &c.query, c.city_id);
+            (got != c.feed).then(|| format!("{}: got {got:?}, want {:?}", c.name, c.feed))
+        })
+        .collect();
+    check(file, failures);
+}
