@@ -87,6 +87,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(reader::publishers::block))
         .routes(routes!(reader::publishers::unblock))
         .routes(routes!(reader::publishers::block_list))
+        .routes(routes!(reader::follows_opml::follows_opml_handler))
         .routes(routes!(reader::settings::follow_topic))
         .routes(routes!(reader::settings::unfollow_topic))
         .routes(routes!(reader::settings::topic_list))

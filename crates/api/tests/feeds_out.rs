@@ -5,7 +5,7 @@
 mod support;
 
 use ingest::parse::parse_feed;
-use serde_json::Value;
+use serde_json::{Value, json};
 use support::TestApp;
 use support::seed::{self, MONTREAL};
 use support::xml::{elements, named, texts};
@@ -257,6 +257,79 @@ async fn d376_pages_name_their_feeds_for_feed_readers(app: &TestApp) {
     assert!(!story.contains("/feeds/"), "a story is not a list");
 }
 
+async fn d377_a_readers_follows_export_as_an_opml_of_this_sites_feeds(app: &TestApp) {
+    let corpus = seed::seed(app.store.as_ref()).await;
+    let device = "dev-opml";
+    let (_, token) = app.guest(device).await;
+    for media in ["capitol", "devoir"] {
+        let body = json!({ "media_id": corpus.media[media].0 });
+        let (status, answer) = app.call(device, "/user/media/follow", Some(&token), body).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    for (kind, value) in [("category", "politics"), ("tag", "Council notes")] {
+        let body = json!({ "kind": kind, "value": value });
+        let (status, answer) = app.call(device, "/user/topics/follow", Some(&token), body).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    let base = support::base_for(device, "es", "US");
+    let path = "/user/follows/opml";
+    let (status, answer) = app
+        .call_with(&support::signing(&base, path), path, Some(&token), "{}".into())
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["data"]["filename"], "localwire-follows.opml");
+    let opml = answer["data"]["opml"].as_str().unwrap();
+    let import = ingest::opml::parse_opml(opml.as_bytes()).expect("OPML a feed reader reads");
+    assert_eq!(import.title.as_deref(), Some("Localwire: lo que sigues"));
+    assert!(import.skipped.is_empty(), "{:?}", import.skipped);
+    let site = app.url("");
+    let outlines: Vec<(String, String, Vec<String>)> = import
+        .publishers
+        .iter()
+        .map(|p| (p.name.clone(), p.feed_url.replace(&site, ""), p.folders.clone()))
+        .collect();
+    let mut publishers: Vec<&(String, String, Vec<String>)> =
+        outlines.iter().filter(|o| o.2 == ["Medios que sigues"]).collect();
+    publishers.sort();
+    assert_eq!(
+        publishers
+            .iter()
+            .map(|o| (o.0.as_str(), o.1.as_str()))
+            .collect::<Vec<_>>(),
+        [
+            (
+                "Le Veilleur de Montréal",
+                format!("/feeds/rss/es/media/{}", corpus.media["devoir"].0).as_str()
+            ),
+            (
+                "The Capitol Ledger",
+                format!("/feeds/rss/es/media/{}", corpus.media["capitol"].0).as_str()
+            ),
+        ]
+    );
+    let topics: Vec<(&str, &str)> = outlines
+        .iter()
+        .filter(|o| o.2 == ["Temas que sigues"])
+        .map(|o| (o.0.as_str(), o.1.as_str()))
+        .collect();
+    assert!(
+        topics.contains(&("Política", "/feeds/rss/es/category/politics")),
+        "{topics:?}"
+    );
+    assert!(
+        topics.contains(&("Council notes", "/feeds/rss/es/search/news?q=Council%20notes")),
+        "{topics:?}"
+    );
+    // Every feed it names is served and reads as a feed.
+    for (_, feed_path, _) in &outlines {
+        let body = feed(app, feed_path, FORMATS[0].1).await;
+        parse_feed(body.as_bytes(), None).unwrap_or_else(|e| panic!("{feed_path}: {e}"));
+    }
+    // Only the reader's token opens it.
+    let (status, _) = app.call(device, path, None, json!({})).await;
+    assert_eq!(status, 401);
+}
+
 engine_tests!(
     d376_every_format_reads_in_a_feed_reader_as_the_page_lists_it,
     d376_each_format_has_what_its_specification_requires,
@@ -265,4 +338,5 @@ engine_tests!(
     d376_a_page_without_a_list_has_no_feed,
     d376_feeds_are_kept_and_answer_conditional_requests,
     d376_pages_name_their_feeds_for_feed_readers,
+    d377_a_readers_follows_export_as_an_opml_of_this_sites_feeds,
 );

@@ -323,8 +323,30 @@ describe('D201 opening a story from a card', () => {
     expect(screen.queryByText('Loading the full text…')).not.toBeInTheDocument();
   });
 
+  it('keeps what the card knew when the locale guard adds c on the way (issue 31)', async () => {
+    // A stored locale code makes the guard redirect /article/7 to /article/7?c=en_US, and a
+    // redirect drops the navigation's state.
+    renderApp('/latest?c=en_US', {
+      cookies: { lw_locale: 'en_US' },
+      routes: {
+        'GET /api/news/feed': () =>
+          envelope(feedPage([newsItem(7, { title: 'Bridge reopens after repairs', content: '' })])),
+        'GET /api/news/detail': () => new Promise(() => {}),
+      },
+    });
+    await userEvent.click(
+      await screen.findByRole('link', { name: 'Bridge reopens after repairs' }),
+    );
+    expect(
+      await screen.findByRole('heading', { name: 'Bridge reopens after repairs', level: 1 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Loading the story…')).not.toBeInTheDocument();
+    expect(screen.getByText('Loading the full text…')).toBeInTheDocument();
+  });
+
   it('a direct visit without a card still shows the whole-story skeleton', async () => {
-    renderApp('/article/1042', {
+    // A story no card of this run opened.
+    renderApp('/article/2042', {
       routes: { 'GET /api/news/detail': () => new Promise(() => {}) },
     });
     expect(await screen.findByText('Loading the story…')).toBeInTheDocument();

@@ -8,6 +8,7 @@
 //! the reader's own (`create_time`: when saved, read or reacted), where a feed's item has
 //! only its publish time (D261).
 
+pub mod follows_opml;
 pub mod history;
 pub mod publishers;
 pub mod reactions;

@@ -30,6 +30,7 @@ export type MuteList = Schemas['MuteList'];
 export type MuteRequest = Schemas['MuteRequest'];
 export type MutePreview = Schemas['MutePreview'];
 export type PersonalFeedRequest = Schemas['PersonalFeedRequest'];
+export type FollowsOpml = Schemas['FollowsOpml'];
 
 export const COLLECT_PATH = '/user/news/collect';
 export const UNCOLLECT_PATH = '/user/news/unCollect';
@@ -47,6 +48,7 @@ export const FOLLOW_LIST_PATH = '/user/media/followList';
 export const BLOCK_PATH = '/user/media/block';
 export const UNBLOCK_PATH = '/user/media/unblock';
 export const BLOCK_LIST_PATH = '/user/media/blockList';
+export const FOLLOWS_OPML_PATH = '/user/follows/opml';
 export const TOPIC_FOLLOW_PATH = '/user/topics/follow';
 export const TOPIC_UNFOLLOW_PATH = '/user/topics/unfollow';
 export const TOPIC_LIST_PATH = '/user/topics/list';

@@ -566,6 +566,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/follows/opml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Everything the reader follows, publishers and topics, as an OPML file of this site's
+         *     feeds, in the language of the call's `base` header.
+         */
+        post: operations["follows_opml_handler"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/info": {
         parameters: {
             query?: never;
@@ -1670,6 +1690,12 @@ export interface components {
              * @description When the reader followed it: milliseconds since 1970.
              */
             followed_at: number;
+        };
+        FollowsOpml: {
+            /** @description The name to save the file under. */
+            filename: string;
+            /** @description OPML 2.0. */
+            opml: string;
         };
         /** @description A forecast as read from the upstream, in metric units (°C, km/h, mm); times are UTC ms. */
         Forecast: {
@@ -3788,6 +3814,48 @@ export interface operations {
             };
             /** @description A guest: sign in first */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    follows_opml_handler: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description JSON: device_id, os (3), app_lang, package_name, country, app_version, time_zone. */
+                base: string;
+                /** @description Milliseconds since 1970; within 300 s of server time. */
+                timestamp: string;
+                /** @description 10 letters or digits, never reused. */
+                nonce: string;
+                /** @description Uppercase MD5 of base + path (after /api) + sign word + device_id. */
+                sign: string;
+                /** @description Session token from /user/init, when the call needs a user. */
+                token?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description Envelope with `{filename, opml}` With `--encrypt-responses`, `data` is null and the data is encrypted in `edata` (schema EncryptedAnswer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowsOpml"];
+                };
+            };
+            /** @description No session: the token is missing, unknown or expired */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

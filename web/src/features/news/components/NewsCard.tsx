@@ -20,13 +20,35 @@ export const articlePath = (id: number) => `/article/${id}`;
  */
 export const articlePreviewState = (item: NewsItem) => ({ preview: item });
 
-/** The card's story from the navigation's state, if it is the story `newsId`. */
+/**
+ * The stories last opened from cards, by id. A redirect on the way (the locale guard adds
+ * `c` when the reader has stored one, D3) drops the navigation's state, and the story
+ * must still show at once (issue 31, D378). A few are enough: only the one being opened
+ * is ever read.
+ */
+const opened = new Map<number, NewsItem>();
+const OPENED_KEPT = 8;
+
+export function rememberOpened(item: NewsItem) {
+  opened.delete(item.news_id);
+  opened.set(item.news_id, item);
+  for (const id of opened.keys()) {
+    if (opened.size <= OPENED_KEPT) break;
+    opened.delete(id);
+  }
+}
+
+/** The card's story from the navigation's state, else as a card opened it, if it is `newsId`. */
 export function articlePreview(state: unknown, newsId: number): NewsItem | null {
-  if (!state || typeof state !== 'object') return null;
-  const preview = (state as { preview?: unknown }).preview;
-  if (!preview || typeof preview !== 'object') return null;
-  const item = preview as NewsItem;
-  return item.news_id === newsId && typeof item.title === 'string' ? item : null;
+  const fromState =
+    state && typeof state === 'object' ? (state as { preview?: unknown }).preview : undefined;
+  const candidates = [fromState, opened.get(newsId)];
+  for (const preview of candidates) {
+    if (!preview || typeof preview !== 'object') continue;
+    const item = preview as NewsItem;
+    if (item.news_id === newsId && typeof item.title === 'string') return item;
+  }
+  return null;
 }
 export const mediaPath = (id: number) => `/media/${id}`;
 
@@ -134,6 +156,7 @@ export function NewsCard({
             className="news-card__link"
             to={localizePath(locale, articlePath(item.news_id))}
             state={articlePreviewState(item)}
+            onClick={() => rememberOpened(item)}
           >
             <Highlight text={item.title} terms={terms} />
           </Link>

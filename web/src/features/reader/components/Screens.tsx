@@ -27,6 +27,7 @@ import {
 import { ConfirmAction } from './Confirm';
 import { FollowingFeedSection } from './OwnFeeds';
 import { MutesSection, SettingsLinks } from './Settings';
+import { ExportOpml } from './ExportOpml';
 
 /** A publisher's icon, or its initial, in a reserved square. */
 function PublisherIcon({ name, icon }: { name: string; icon: string }) {
@@ -309,7 +310,10 @@ export function FollowingScreen() {
     );
   return (
     <Screen>
-      <Section title={t('Section_Publishers')}>{body}</Section>
+      <Section title={t('Section_Publishers')}>
+        {body}
+        <ExportOpml />
+      </Section>
       <FollowingFeedSection />
     </Screen>
   );
