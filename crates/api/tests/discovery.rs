@@ -188,6 +188,24 @@ async fn d374_every_page_links_an_opensearch_description_in_its_language(app: &T
     assert_eq!(app.get("/opensearch/de.xml").await.status(), 404);
 }
 
+async fn d379_the_web_app_manifest_and_its_icons_are_served(app: &TestApp) {
+    let res = app.get("/manifest.webmanifest").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "application/manifest+json");
+    let manifest: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(manifest["start_url"], "/");
+    for icon in manifest["icons"].as_array().unwrap() {
+        let src = icon["src"].as_str().unwrap();
+        let res = app.get(src).await;
+        assert_eq!(res.status(), 200, "{src}");
+        assert_eq!(res.headers()["content-type"], "image/png", "{src}");
+    }
+    let ico = app.get("/favicon.ico").await;
+    assert_eq!(ico.status(), 200);
+    assert_eq!(ico.headers()["content-type"], "image/x-icon");
+    assert_eq!(&ico.bytes().await.unwrap()[..4], &[0, 0, 1, 0], "an ICO header");
+}
+
 engine_tests!(
     d373_the_sitemap_index_names_five_sitemaps_that_each_answer_a_urlset,
     d373_the_news_sitemap_lists_the_last_48_hours_each_in_its_language,
@@ -195,4 +213,5 @@ engine_tests!(
     d373_sections_and_categories_are_listed_in_every_language,
     d372_robots_txt_points_at_the_sitemap_index_and_closes_the_api,
     d374_every_page_links_an_opensearch_description_in_its_language,
+    d379_the_web_app_manifest_and_its_icons_are_served,
 );
