@@ -113,7 +113,7 @@ pub enum ApiError {
     #[error("{0}")]
     Conflict(String),
     /// 429 with `Retry-After`: a rate limit (sign-in, reporting).
-    #[error("Too many attempts from this address; try again in {retry_after_secs} seconds.")]
+    #[error("Too many attempts from this address; try again in {}.", seconds(*.retry_after_secs))]
     TooManyRequests { retry_after_secs: u64 },
     /// 429 with `Retry-After`: an address's report bytes for the UTC day are used up (D366).
     #[error(
@@ -148,6 +148,15 @@ impl ApiError {
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
+    }
+}
+
+/// "1 second", "6 seconds": a wait in words a person reads.
+fn seconds(n: u64) -> String {
+    if n == 1 {
+        "1 second".into()
+    } else {
+        format!("{n} seconds")
     }
 }
 
@@ -212,6 +221,10 @@ mod tests {
                 429,
                 "Too many attempts from this address; try again in 6 seconds.".into()
             )
+        );
+        assert_eq!(
+            message(ApiError::TooManyRequests { retry_after_secs: 1 }).1,
+            "Too many attempts from this address; try again in 1 second."
         );
         let res = ApiError::TooManyRequests { retry_after_secs: 6 }.into_response();
         assert_eq!(res.headers()[header::RETRY_AFTER], "6");

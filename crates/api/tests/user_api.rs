@@ -407,7 +407,7 @@ async fn d357_every_call_is_limited_per_address() {
     let envelope: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(envelope["code"], 429);
     assert!(
-        envelope["message"].as_str().unwrap().contains("try again in 1 seconds"),
+        envelope["message"].as_str().unwrap().contains("try again in 1 second."),
         "{body}"
     );
     let (status, retry, body) = get("/", "2001:db8:9:9::7").await;
