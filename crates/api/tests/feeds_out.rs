@@ -330,6 +330,18 @@ async fn d377_a_readers_follows_export_as_an_opml_of_this_sites_feeds(app: &Test
     assert_eq!(status, 401);
 }
 
+async fn d376_a_forged_host_changes_only_the_forgers_own_feed(app: &TestApp) {
+    seed::seed(app.store.as_ref()).await;
+    let forged = app
+        .raw(b"GET /feeds/rss/latest HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+        .await;
+    assert!(forged.contains("http://evil.example/feeds/rss/latest"), "{forged}");
+    // The next reader's feed is made for their own address, not served from the forger's.
+    let body = feed(app, "/feeds/rss/latest", FORMATS[0].1).await;
+    assert!(!body.contains("evil.example"));
+    assert!(body.contains(&app.url("/feeds/rss/latest")));
+}
+
 engine_tests!(
     d376_every_format_reads_in_a_feed_reader_as_the_page_lists_it,
     d376_each_format_has_what_its_specification_requires,
@@ -339,4 +351,5 @@ engine_tests!(
     d376_feeds_are_kept_and_answer_conditional_requests,
     d376_pages_name_their_feeds_for_feed_readers,
     d377_a_readers_follows_export_as_an_opml_of_this_sites_feeds,
+    d376_a_forged_host_changes_only_the_forgers_own_feed,
 );
