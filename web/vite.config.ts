@@ -1,3 +1,4 @@
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig, type Plugin } from 'vitest/config';
 
 const apiServer = 'http://127.0.0.1:8080';
@@ -36,7 +37,29 @@ function bootScriptInBody(): Plugin {
 
 export default defineConfig({
   esbuild: { jsx: 'automatic' },
-  plugins: [bootScriptInBody()],
+  plugins: [
+    bootScriptInBody(),
+    // The service worker (src/sw/sw.ts, D390): Workbox, built into /sw.js with the list of
+    // files to precache. The app registers it itself (features/offline/register.ts) and
+    // keeps its own manifest (public/manifest.webmanifest).
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/sw',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifest: false,
+      injectManifest: {
+        // A classic script: every browser with service workers runs it.
+        rollupFormat: 'iife',
+        // The app's scripts and styles (every screen and language: any may be opened
+        // offline), its icons and the offline page; not the flags or demo pictures.
+        globPatterns: ['assets/*.{js,css}', 'icons/*.png', 'favicon.*', 'offline.html'],
+        // Hashed file names are their own version.
+        dontCacheBustURLsMatching: /^assets\//,
+        maximumFileSizeToCacheInBytes: 1024 * 1024,
+      },
+    }),
+  ],
   build: {
     outDir: 'dist',
     assetsDir: 'assets',

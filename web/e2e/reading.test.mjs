@@ -323,6 +323,49 @@ describe('Reading Localwire (demo corpus) in a browser', { skip }, () => {
     }
   });
 
+  it('§2.23 a story opened from a scrolled list shows at the top in its first frame, never at the old position', async () => {
+    const { context, page } = await newPage(browser, { viewport: PHONE });
+    try {
+      await page.goto(`${server.url}/latest`);
+      const link = page.locator('main a.news-card__link').nth(8);
+      await link.waitFor();
+      await link.scrollIntoViewIfNeeded();
+      await page.mouse.wheel(0, 300);
+      await page.waitForTimeout(300);
+      assert.ok((await page.evaluate(() => window.scrollY)) > 500, 'the list is scrolled');
+      // Every frame from the click on: where the page is, and which screen shows.
+      await page.evaluate(() => {
+        window.__frames = [];
+        const start = performance.now();
+        const frame = () => {
+          window.__frames.push({
+            scrollY: window.scrollY,
+            article: document.querySelector('main .article') !== null,
+          });
+          if (performance.now() - start < 1500) requestAnimationFrame(frame);
+        };
+        document.addEventListener('click', () => requestAnimationFrame(frame), {
+          once: true,
+          capture: true,
+        });
+      });
+      await link.click();
+      await page.waitForURL(/\/article\/\d+/);
+      await page.locator('main .article').first().waitFor();
+      await page.waitForTimeout(1600);
+      const frames = await page.evaluate(() => window.__frames);
+      const shown = frames.filter((f) => f.article);
+      assert.ok(shown.length > 0, 'the story showed');
+      assert.deepEqual(
+        shown.filter((f) => f.scrollY !== 0),
+        [],
+        'no frame shows the story anywhere but at the top',
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
   it('§2.6 searches, sees the terms highlighted, and opens a result', async () => {
     const { context, page, problems } = await newPage(browser, { viewport: DESKTOP });
     try {
@@ -520,7 +563,9 @@ describe('Reading Localwire (demo corpus) in a browser', { skip }, () => {
   });
 
   it('§4 images that fail to load show the error image, keep their box, and stop retrying', async () => {
-    const { context, page } = await newPage(browser, { viewport: PHONE });
+    // page.route() does not see requests the service worker answers (it keeps images):
+    // this test is about the page's own retries, so the worker stays out.
+    const { context, page } = await newPage(browser, { viewport: PHONE, serviceWorkers: 'block' });
     try {
       const attempts = new Map();
       await page.route(/\/demo\/media\/images\//, (route) => {

@@ -4,6 +4,7 @@ import { createBrowserRouter } from 'react-router';
 import { App } from './app/App';
 import { createAppRoutes } from './app/router';
 import { readPayload } from './app/payload';
+import { registerServiceWorker } from './features/offline';
 import { createServices } from './app/services';
 import { loadLocale } from './i18n';
 import { splitLocalePath } from './lib/locale';
@@ -24,6 +25,8 @@ async function boot() {
   await loadLocale(payload?.locale ?? splitLocalePath(window.location.pathname).locale);
   // Start-up first: a signed-in page's loader waits for the user it finds.
   services.start();
+  // Reading offline (D390): after the page has loaded, never before the first screen.
+  registerServiceWorker();
   // The server's first screen stays until the app's is ready to replace it (D156): the
   // router first runs the route's loader and loads its screen, so the first render is
   // the screen, not the boot placeholder.

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { OfflineIndicator } from '../features/offline';
 import { reportPage, reportSearch } from '../features/report';
 import { switchLocale } from '../i18n';
 import { useRouteHandle } from './context';
@@ -46,6 +47,7 @@ export function RootLayout() {
     <>
       {/* §2.23: scroll to top on page change, restore the position on back navigation. */}
       <ScrollRestoration />
+      <OfflineIndicator />
       <Layout>
         <Outlet />
       </Layout>

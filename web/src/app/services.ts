@@ -17,6 +17,15 @@ import {
   MANIFEST_DELAY_MS,
   type BuildWatch,
 } from '../features/build/buildWatch';
+import {
+  createOutbox,
+  forgetReaderCopies,
+  forgetReaderState,
+  isOnline,
+  keepReaderState,
+  restoreReaderState,
+  type Outbox,
+} from '../features/offline';
 import { emitPopup } from '../features/popup';
 import { startReporting } from '../features/report';
 import { prepareLocale } from '../i18n';
@@ -45,6 +54,8 @@ export interface ServicesOptions {
   hardNavigate?: (href: string) => void;
   connection?: { effectiveType?: string; saveData?: boolean };
   signWord?: string;
+  /** Where changes made offline are kept (default: localStorage). */
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 }
 
 export interface Services {
@@ -53,6 +64,8 @@ export interface Services {
   queryClient: QueryClient;
   session: Session;
   payload: Payload | null;
+  /** Saves, reactions, follows and blocks made offline, sent when the connection returns. */
+  outbox: Outbox;
   /** When this page loaded (ms): the payload's data is as old as that. */
   loadedAt: number;
   buildWatch: BuildWatch | null;
@@ -80,10 +93,21 @@ export function createServices(options: ServicesOptions): Services {
   const queryClient = new QueryClient({
     defaultOptions: {
       // The API client owns the retry policy (§7.19).
-      queries: { retry: false, staleTime: 60_000, refetchOnWindowFocus: false },
-      mutations: { retry: false },
+      // Reads are tried offline too: the service worker may answer from its copy (D390).
+      queries: {
+        retry: false,
+        staleTime: 60_000,
+        refetchOnWindowFocus: false,
+        networkMode: 'offlineFirst',
+      },
+      // Changes go out even offline: the outbox keeps them (features/offline), where
+      // TanStack's pause would hold them only in this tab's memory.
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
+  const storage = options.storage ?? window.localStorage;
+  // Started without a connection: the reader as this device last knew them (D393).
+  if (!isOnline()) restoreReaderState(queryClient, storage);
   const api = createApiClient({
     fetch: fetchImpl,
     // The page's word (the server's own) first; a build-time word only without a page
@@ -109,12 +133,36 @@ export function createServices(options: ServicesOptions): Services {
     setUser: (user) => queryClient.setQueryData(userQueryKey, user),
     getConfig,
     // §4.5: the provider's own session is not ours to end; what is ours is a sign-in
-    // window still open and its wait, and the old account's cached pages.
+    // window still open and its wait, and the old account's cached pages and the copies
+    // kept for reading offline (D391).
     socialSignOut: async () => {
       closeSignInWindow();
       queryClient.removeQueries({ queryKey: accountQueryKey });
+      await forgetReaderCopies();
+      forgetReaderState(storage);
     },
   });
+
+  const outbox = createOutbox({
+    storage,
+    send: (path, body) => api.post(path, body),
+    token: () => settings.get('token'),
+    online: isOnline,
+  });
+  /** Sends what was changed offline; then every screen asks again for what it shows. */
+  const flushOutbox = async () => {
+    if (outbox.size() === 0) return;
+    try {
+      const { sent, refused } = await outbox.flush();
+      if (sent + refused > 0) void queryClient.invalidateQueries();
+      if (refused > 0) {
+        emitPopup({ text: i18next.t('Offline_Refused', { count: refused }), kind: 'error' });
+      }
+    } catch (error) {
+      // Storage refused: the changes stay where they are; the next chance sends them.
+      console.warn('Could not send the changes made offline', error);
+    }
+  };
 
   const buildId = options.buildId ?? readBuildId(options.payload);
   const buildWatch = buildId ? createBuildWatch({ currentId: buildId, fetch: fetchImpl }) : null;
@@ -136,6 +184,7 @@ export function createServices(options: ServicesOptions): Services {
     queryClient,
     session,
     payload: options.payload,
+    outbox,
     loadedAt: Date.now(),
     buildWatch,
     browserLanguages: options.browserLanguages ?? [],
@@ -185,9 +234,22 @@ export function createServices(options: ServicesOptions): Services {
             resolveReady(undefined);
           },
         )
-        .finally(() => settings.markVisit());
+        .finally(() => settings.markVisit())
+        // Changes kept from an earlier visit go out once the session is known.
+        .then(flushOutbox);
 
-      const stops: Array<() => void> = [];
+      const stops: Array<() => void> = [keepReaderState(queryClient, storage)];
+      if (typeof window !== 'undefined') {
+        const onOnline = () => {
+          void flushOutbox();
+          // Started offline: the reader's things wait for the user, asked for now.
+          if (!queryClient.getQueryData(userQueryKey)) {
+            session.fetchUserInfo().catch(() => undefined);
+          }
+        };
+        window.addEventListener('online', onOnline);
+        stops.push(() => window.removeEventListener('online', onOnline));
+      }
       // Usage reports to our own server only; off under DNT/GPC and for bots (issue 21).
       if (typeof window !== 'undefined') {
         stops.push(

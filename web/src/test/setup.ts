@@ -9,12 +9,13 @@ configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
-  // Every test starts with no cookies and no session storage.
+  // Every test starts with no cookies and no stored data.
   for (const cookie of document.cookie.split(';')) {
     const name = cookie.split('=')[0]?.trim();
     if (name) document.cookie = `${name}=; max-age=0; path=/`;
   }
   sessionStorage.clear();
+  localStorage.clear();
 });
 
 // jsdom has no scrolling; React Router's scroll restoration calls it on every navigation.

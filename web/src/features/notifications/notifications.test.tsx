@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -6,6 +5,7 @@ import { envelope, guestUser, type Handler } from '../../test/fakeServer';
 import { installIntersectionObserver } from '../../test/intersection';
 import { feedPage, ledger, newsItem } from '../../test/newsFixtures';
 import { renderApp } from '../../test/renderApp';
+import { installPushHandlers, type PushScope } from '../../sw/push';
 
 const signedIn = {
   cookies: { deviceId: 'd', token: 't' },
@@ -344,7 +344,7 @@ describe('a publisher page: notifications from this publisher (D311 media_off)',
   });
 });
 
-describe('the service worker (public/sw.js)', () => {
+describe('the service worker (src/sw/push.ts)', () => {
   function loadWorker() {
     const listeners: Record<string, (event: unknown) => void> = {};
     const showNotification = vi.fn(async () => undefined);
@@ -357,8 +357,7 @@ describe('the service worker (public/sw.js)', () => {
         listeners[name] = fn;
       },
     };
-    const source = readFileSync('public/sw.js', 'utf8');
-    new Function('self', source)(self);
+    installPushHandlers(self as unknown as PushScope);
     return { listeners, showNotification, openWindow };
   }
 

@@ -3,7 +3,9 @@
  * the reader asks) and the push subscription. Everything the server needs is the
  * subscription's JSON: endpoint and keys (p256dh, auth).
  */
-export const SERVICE_WORKER_URL = '/sw.js';
+import { SERVICE_WORKER_URL } from '../offline';
+
+export { SERVICE_WORKER_URL };
 
 export type PushSupport = 'supported' | 'unsupported';
 

@@ -12,6 +12,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useRouteHandle, useServices, useUser } from '../../app/context';
 import { readFeedPage, type FeedPage, type MediaSource, type NewsItem, type Page } from '../news';
+import { QUEUED } from '../offline';
 import { emitPopup } from '../popup';
 import {
   BLOCK_PATH,
@@ -164,7 +165,11 @@ export function useOptimistic<V>({
       for (const [key, data] of context?.before ?? []) client.setQueryData(key, data);
       emitPopup({ text: typeof failure === 'string' ? failure : failure(error), kind: 'error' });
     },
-    onSuccess: (answer, vars) => settle?.(client, vars, answer),
+    // A change kept for later (offline) keeps its optimistic state until it is sent; the
+    // outbox then has every screen ask again.
+    onSuccess: (answer, vars) => {
+      if (answer !== QUEUED) settle?.(client, vars, answer);
+    },
   });
 }
 
@@ -207,8 +212,11 @@ export function useSaved(newsId: number) {
       );
       if (!save) dropFromList<ListItems['saved']>(client, listKey, (i) => i.news_id === newsId);
     },
+    // Offline, the change waits in the outbox and the story shows as saved meanwhile.
     call: (save) =>
-      services.api.post<SavedState>(save ? COLLECT_PATH : UNCOLLECT_PATH, { news_id: newsId }),
+      services.outbox.send<SavedState>(`save:${newsId}`, save ? COLLECT_PATH : UNCOLLECT_PATH, {
+        news_id: newsId,
+      }),
     failure: t('Reader_SaveFailed'),
     settle: (client, _save, answer) => {
       const saved = (answer as SavedState | undefined)?.saved;
@@ -316,7 +324,10 @@ export function useReactions(newsId: number) {
     apply: (client, next) =>
       client.setQueryData<ReactionSummary>(key, (now) => (now ? applyReaction(now, next) : now)),
     call: (reaction) =>
-      services.api.post<ReactionSummary>(REACT_PATH, { news_id: newsId, reaction }),
+      services.outbox.send<ReactionSummary>(`react:${newsId}`, REACT_PATH, {
+        news_id: newsId,
+        reaction,
+      }),
     failure: t('Reader_ReactFailed'),
     settle: (client, _next, answer) => {
       if (answer && typeof answer === 'object') client.setQueryData(key, answer);
@@ -365,9 +376,11 @@ export function useFollow() {
       }
     },
     call: ({ media, follow }) =>
-      services.api.post<FollowState>(follow ? FOLLOW_PATH : UNFOLLOW_PATH, {
-        media_id: media.media_id,
-      }),
+      services.outbox.send<FollowState>(
+        `follow:${media.media_id}`,
+        follow ? FOLLOW_PATH : UNFOLLOW_PATH,
+        { media_id: media.media_id },
+      ),
     failure: t('Reader_FollowFailed'),
     settle: (client) => {
       void client.invalidateQueries({ queryKey: key });
@@ -398,9 +411,11 @@ export function useBlock() {
   const listKey = readerKey(userId, 'list', 'blocked');
   return useMutation({
     mutationFn: (media: MediaSource) =>
-      services.api.post<BlockState>(BLOCK_PATH, { media_id: media.media_id }),
+      services.outbox.send<BlockState>(`block:${media.media_id}`, BLOCK_PATH, {
+        media_id: media.media_id,
+      }),
     onError: () => emitPopup({ text: t('Reader_BlockFailed'), kind: 'error' }),
-    onSuccess: (_answer, media) => {
+    onSuccess: (answer, media) => {
       emitPopup({ text: t('Reader_Blocked'), kind: 'success' });
       client.setQueryData<ListData<BlockedDoc>>(listKey, (data) => {
         const rest = (data?.pages ?? [{ list: [], next_page_token: '' }]).map((page) => ({
@@ -413,6 +428,7 @@ export function useBlock() {
           pageParams: data?.pageParams ?? [''],
         };
       });
+      if (answer === QUEUED) return;
       void client.invalidateQueries({ queryKey: listKey });
       invalidateFeeds(client, userId);
     },
@@ -428,7 +444,8 @@ export function useUnblock() {
     keys: () => [listKey],
     apply: (client, mediaId) =>
       dropFromList<ListItems['blocked']>(client, listKey, (m) => m.media_id === mediaId),
-    call: (mediaId) => services.api.post<BlockState>(UNBLOCK_PATH, { media_id: mediaId }),
+    call: (mediaId) =>
+      services.outbox.send<BlockState>(`block:${mediaId}`, UNBLOCK_PATH, { media_id: mediaId }),
     failure: t('Reader_UnblockFailed'),
     settle: (client) => invalidateFeeds(client, userId),
   });
