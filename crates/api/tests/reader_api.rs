@@ -3,6 +3,7 @@
 
 mod support;
 
+use api::reader::reactions::{GUEST_COUNTS_AFTER_MS, recount_once};
 use serde_json::{Value, json};
 use support::TestApp;
 
@@ -227,6 +228,57 @@ async fn spec_7_7_one_reaction_per_reader_counted_per_story_and_listed(app: &Tes
     assert_eq!(body["data"]["mine"], "love");
 }
 
+/// D394: a story's `like_count` (feeds, the article, syndication) is its public reaction
+/// count: set by each reaction call, and counted again hourly for guests who come of age.
+async fn d394_like_count_follows_the_stories_public_reactions(app: &TestApp) {
+    let (corpus, token) = reader(app, "dev-likes").await;
+    let story = corpus.id("dc-5");
+    let like_count = |app: &TestApp| {
+        let store = app.store.clone();
+        async move { store.news(story).await.unwrap().unwrap().like_count }
+    };
+    assert_eq!(like_count(app).await, 0);
+    let (status, _) = app
+        .call(
+            "dev-likes",
+            "/ugc/react",
+            Some(&token),
+            json!({"news_id": story.0, "reaction": "love"}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        like_count(app).await,
+        0,
+        "a guest made a moment ago does not count for others (D353)"
+    );
+
+    // A day later the hourly recount finds the guest's reaction and counts it.
+    let later = domain::clock::now_ms() + GUEST_COUNTS_AFTER_MS + 3_600_000;
+    assert!(recount_once(app.store.as_ref(), later).await.unwrap() >= 1);
+    assert_eq!(like_count(app).await, 1);
+    let body: Value = app
+        .get(&format!("/api/news/detail?news_id={}", story.0))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["data"]["news"]["like_count"], 1, "{body}");
+
+    // Taking it back is counted by the call itself, at once.
+    app.call(
+        "dev-likes",
+        "/ugc/react",
+        Some(&token),
+        json!({"news_id": story.0, "reaction": null}),
+    )
+    .await;
+    assert_eq!(like_count(app).await, 0);
+    // Nothing recent is left for the recount to change back.
+    recount_once(app.store.as_ref(), later).await.unwrap();
+    assert_eq!(like_count(app).await, 0);
+}
+
 async fn spec_7_10_follows_and_blocks_are_idempotent_and_listed(app: &TestApp) {
     let (corpus, token) = reader(app, "dev-pub").await;
     let (capitol, casco) = (corpus.media["capitol"].0, corpus.media["casco"].0);
@@ -440,5 +492,6 @@ engine_tests!(
     unknown_ids_bad_tokens_and_other_readers_are_refused,
     history_keeps_a_story_once_a_day_removes_one_and_clears,
     spec_7_7_one_reaction_per_reader_counted_per_story_and_listed,
+    d394_like_count_follows_the_stories_public_reactions,
     spec_7_10_follows_and_blocks_are_idempotent_and_listed,
 );

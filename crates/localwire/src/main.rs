@@ -119,6 +119,7 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
         api_config.report.retention_days,
     ));
     let purge = tokio::spawn(api::guests::purge_forever(store.clone(), api_config.guests.idle_days));
+    let recount = tokio::spawn(api::reader::reactions::recount_forever(store.clone()));
     let state = api::AppState::new(store.clone(), api_config);
     api::news_api::trends::warm_up(&state);
     // Web Push (issue 19): the notifier shares the state's sender and key.
@@ -150,6 +151,7 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     }
     retention.abort();
     purge.abort();
+    recount.abort();
     // Guests answered before their write (D165) are written before the process ends.
     store.finish_writes().await;
     tracing::info!("stopped");

@@ -588,6 +588,22 @@ impl ContentStore for PgStore {
         self.generation.after(done)
     }
 
+    async fn set_like_counts(&self, counts: &[(NewsId, i64)]) -> Result<()> {
+        if counts.is_empty() {
+            return Ok(());
+        }
+        sqlx::query(
+            "UPDATE news_items n SET like_count = c.n FROM UNNEST($1::bigint[], $2::bigint[]) AS c(id, n) \
+             WHERE n.news_id = c.id AND n.like_count <> c.n",
+        )
+        .bind(counts.iter().map(|(id, _)| id.0).collect::<Vec<i64>>())
+        .bind(counts.iter().map(|(_, n)| *n).collect::<Vec<i64>>())
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(())
+    }
+
     async fn set_feed_paused(&self, feed_id: FeedId, paused: bool, now_ms: i64) -> Result<bool> {
         // A resumed feed is due at once; pausing keeps its schedule for when it resumes.
         let done = sqlx::query(

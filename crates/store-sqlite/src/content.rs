@@ -263,6 +263,13 @@ impl ContentStore for SqliteStore {
             .await
     }
 
+    async fn set_like_counts(&self, counts: &[(NewsId, i64)]) -> Result<()> {
+        let counts = counts.to_vec();
+        self.content
+            .write(Change::Bookkeeping, move |tx, _| w::set_like_counts(tx, &counts))
+            .await
+    }
+
     async fn set_feed_paused(&self, feed_id: FeedId, paused: bool, now_ms: i64) -> Result<bool> {
         self.content
             .write(Change::Content, move |tx, _| {

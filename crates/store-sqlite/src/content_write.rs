@@ -440,6 +440,16 @@ pub fn remove_feed(tx: &Connection, url_or_id: &str) -> Result<bool> {
 }
 
 /// A resumed feed is due at once; pausing keeps its schedule for when it resumes.
+pub fn set_like_counts(tx: &Connection, counts: &[(NewsId, i64)]) -> Result<()> {
+    let mut stmt = tx
+        .prepare_cached("UPDATE news_items SET like_count = ?2 WHERE news_id = ?1 AND like_count <> ?2")
+        .map_err(db)?;
+    for (news, count) in counts {
+        stmt.execute(params![news.0, count]).map_err(db)?;
+    }
+    Ok(())
+}
+
 pub fn set_feed_paused(tx: &Connection, feed_id: FeedId, paused: bool, now_ms: i64) -> Result<bool> {
     let changed = if paused {
         tx.execute("UPDATE feeds SET paused = 1 WHERE feed_id = ?1", params![feed_id.0])

@@ -257,6 +257,15 @@ impl ReaderThings for SqliteStore {
             .collect()
     }
 
+    async fn reacted_since(&self, since_ms: i64) -> Result<Vec<NewsId>> {
+        let ids: Vec<i64> = sqlx::query_scalar("SELECT DISTINCT news_id FROM reactions WHERE reacted_at >= ?1")
+            .bind(since_ms)
+            .fetch_all(&self.reader)
+            .await
+            .map_err(db)?;
+        Ok(ids.into_iter().map(NewsId).collect())
+    }
+
     async fn reaction_counts(
         &self,
         news: &[NewsId],

@@ -419,6 +419,9 @@ pub trait ContentStore: Send + Sync {
 
     /// One item with its content.
     async fn news(&self, news_id: NewsId) -> Result<Option<NewsRow>>;
+    /// Stories' public reaction counts (`like_count`, D394). Not a change readers wait for:
+    /// the read caches show it within their age limit (D140), it does not empty them.
+    async fn set_like_counts(&self, counts: &[(NewsId, i64)]) -> Result<()>;
 
     /// Newest first, after `after`, at most `limit`.
     async fn list_news(

@@ -352,6 +352,9 @@ pub trait ReaderThings: Send + Sync {
     async fn reactions_of(&self, user: UserId, page: Page) -> Result<Paged<ReactionEntry>>;
     /// The reader's own reactions to these stories.
     async fn my_reactions(&self, user: UserId, news: &[NewsId]) -> Result<HashMap<NewsId, Reaction>>;
+    /// The stories someone reacted to, or changed their reaction on, at or after `since_ms`
+    /// (the ones whose public count may have changed since: D394).
+    async fn reacted_since(&self, since_ms: i64) -> Result<Vec<NewsId>>;
     /// The reactions to these stories that `counting` lets count, per story (stories with
     /// none are absent).
     async fn reaction_counts(

@@ -37,6 +37,50 @@ pub struct ReactionSummary {
 /// guest budget (D351). Signed-in readers count at once.
 pub const GUEST_COUNTS_AFTER_MS: i64 = 86_400_000;
 
+/// How often the stories reacted to lately have their `like_count` counted again (D394):
+/// a guest's reaction starts to count a day after the guest joined, with no call to
+/// notice it, so the count is looked at again within this long of that moment.
+pub const RECOUNT_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+/// Stories with a reaction this recent are counted again: longer than a guest's wait
+/// plus one [`RECOUNT_EVERY`], so no reaction's turn to count is missed.
+pub const RECOUNT_WINDOW_MS: i64 = 2 * GUEST_COUNTS_AFTER_MS;
+
+/// Writes these stories' public reaction counts (D353's rule, no viewer) into their
+/// `like_count`, which feeds, the article and syndication show (D394).
+pub async fn publish_like_counts(store: &dyn store::Store, news: &[NewsId], now_ms: i64) -> store::Result<()> {
+    let public = store::things::ReactionCounting {
+        guests_joined_before_ms: now_ms.saturating_sub(GUEST_COUNTS_AFTER_MS),
+        viewer: None,
+    };
+    for chunk in news.chunks(500) {
+        let counts = store.reaction_counts(chunk, &public).await?;
+        let rows: Vec<(NewsId, i64)> = chunk
+            .iter()
+            .map(|n| (*n, counts.get(n).map_or(0, |c| c.total() as i64)))
+            .collect();
+        store.set_like_counts(&rows).await?;
+    }
+    Ok(())
+}
+
+/// One recount: every story reacted to within [`RECOUNT_WINDOW_MS`].
+pub async fn recount_once(store: &dyn store::Store, now_ms: i64) -> store::Result<usize> {
+    let news = store.reacted_since(now_ms - RECOUNT_WINDOW_MS).await?;
+    publish_like_counts(store, &news, now_ms).await?;
+    Ok(news.len())
+}
+
+/// Run [`recount_once`] now and then every [`RECOUNT_EVERY`], for ever.
+pub async fn recount_forever(store: std::sync::Arc<dyn store::Store>) {
+    let mut tick = tokio::time::interval(RECOUNT_EVERY);
+    loop {
+        tick.tick().await;
+        if let Err(error) = recount_once(store.as_ref(), domain::clock::now_ms()).await {
+            tracing::warn!(error = %error, "recounting stories' reactions failed; trying again in an hour");
+        }
+    }
+}
+
 async fn summary(state: &AppState, user: store::UserId, news: NewsId) -> Result<ReactionSummary, ApiError> {
     let counting = store::things::ReactionCounting {
         guests_joined_before_ms: now_ms().saturating_sub(GUEST_COUNTS_AFTER_MS),
@@ -75,10 +119,12 @@ pub async fn react(State(state): State<AppState>, call: Signed<ReactRequest>) ->
         })?),
     };
     known_news(&state, call.body.news_id).await?;
-    state
-        .store
-        .set_reaction(user, call.body.news_id, reaction, now_ms())
-        .await?;
+    let now = now_ms();
+    state.store.set_reaction(user, call.body.news_id, reaction, now).await?;
+    // The story's own count follows (D394); the reaction is kept even if this fails.
+    if let Err(error) = publish_like_counts(state.store.as_ref(), &[call.body.news_id], now).await {
+        tracing::warn!(error = %error, news_id = call.body.news_id.0, "like_count not updated");
+    }
     Ok(ok(summary(&state, user, call.body.news_id).await?))
 }
 
