@@ -203,7 +203,12 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64, view: &ReaderView)
         Channel::Latest => plain(Listing::Latest, FeedContext::default(), Reason::Latest).await,
         Channel::Category => {
             let category = present(p.category, "category")?;
-            plain(Listing::Category(category.into()), FeedContext::default(), Reason::InCategory).await
+            plain(
+                Listing::Category(category.into()),
+                FeedContext::default(),
+                Reason::InCategory,
+            )
+            .await
         }
         Channel::Location => {
             let (place, area) = parse_location(present(p.location.as_deref(), "location")?, lang)?;

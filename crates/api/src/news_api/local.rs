@@ -183,3 +183,16 @@ pub(super) async fn local_feed(
         },
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn d385_a_local_pages_scope_is_its_cards_reason() {
+        assert_eq!(Scope::City.reason(), Reason::NearYou);
+        assert_eq!(Scope::Nearby.reason(), Reason::NearYou);
+        assert_eq!(Scope::State.reason(), Reason::InYourState);
+        assert_eq!(Scope::Country.reason(), Reason::InYourCountry);
+    }
+}

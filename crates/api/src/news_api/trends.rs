@@ -239,3 +239,18 @@ pub async fn trends_handler(
     })
     .await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn d385_trends_of_the_readers_state_say_trending_in_your_state() {
+        assert_eq!(TrendScope::State.reason(), Reason::TrendingInYourState);
+        assert_eq!(TrendScope::Country.reason(), Reason::Trending);
+        assert_eq!(
+            (TrendScope::State.name(), TrendScope::Country.name()),
+            ("state", "country")
+        );
+    }
+}
