@@ -742,10 +742,8 @@ async fn d385_each_item_says_why_by_the_rule_that_listed_it(app: &TestApp) {
         &feed("channel=special&special=picked".into()).await,
         "in_collection"
     ));
-    assert!(
-        said(&feed("channel=special&special=metro".into()).await, "in_collection"),
-        "a query special too"
-    );
+    let metro = feed("channel=special&special=metro".into()).await;
+    assert!(said(&metro, "in_collection"), "a query special too: {metro}");
     assert!(said(
         &data(app, "/api/search/news?q=montreal").await["list"],
         "matches_search"

@@ -259,7 +259,7 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64, view: &ReaderView)
                 .await?;
             let (rows, next_page_token) = offset_page(rows, offset, c.size, true, view);
             Ok(FeedPage {
-                list: items(rows, lang, now, view, Reason::Top),
+                list: items(rows, lang, now, view, Reason::InCollection),
                 next_page_token,
                 context,
             })
