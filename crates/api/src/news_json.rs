@@ -42,6 +42,49 @@ impl AreaDoc {
     }
 }
 
+/// Why a card is in its list ("Why am I seeing this?", issue 31, D385): the rule that
+/// selected or ranked it, named where the list is made, never guessed from the item
+/// afterwards. A list's rule is the reason of every card in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// `local`: from the list's city or within [`geo::NEARBY_KM`] of it (scope city or
+    /// nearby).
+    NearYou,
+    /// `local` widened to the city's state or province (scope state).
+    InYourState,
+    /// `local` widened to the city's country (scope country).
+    InYourCountry,
+    /// `latest`: newest first.
+    Latest,
+    /// `top`: the stories most publishers covered in the last 72 hours.
+    Top,
+    /// `trends` of the country.
+    Trending,
+    /// `trends` of the reader's state, which had enough news for its own.
+    TrendingInYourState,
+    /// The Following feed: a publisher the reader follows.
+    FollowedPublisher,
+    /// The Your-topics feed: a category or tag the reader follows.
+    FollowedTopic,
+    /// `category`: in the list's category, newest first.
+    InCategory,
+    /// `location`: about the list's place or from a publisher there.
+    AboutPlace,
+    /// `media`: from the list's publisher.
+    FromPublisher,
+    /// `special`: in the collection.
+    InCollection,
+    /// Search: matches the words searched for.
+    MatchesSearch,
+    /// A story's page: another report of the same story.
+    SameStory,
+    /// A story's page: more from the story's place.
+    SamePlace,
+    /// A story's page: the story the reader opened.
+    Opened,
+}
+
 /// SPEC §3 News item as the read API answers it. Every string is `""` rather than null.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct NewsItem {
@@ -93,11 +136,14 @@ pub struct NewsItem {
     pub cluster_id: ClusterId,
     /// Extension: items in the cluster (1 = alone).
     pub cluster_size: i64,
+    /// Extension: why the item is in this list (D385).
+    pub reason: Reason,
 }
 
 impl NewsItem {
-    /// The API form of a stored row; `now_ms` decides `is_hot`.
-    pub fn from_row(row: NewsRow, lang: Locale, now_ms: i64) -> NewsItem {
+    /// The API form of a stored row in a list made by the rule `reason`; `now_ms` decides
+    /// `is_hot`.
+    pub fn from_row(row: NewsRow, lang: Locale, now_ms: i64, reason: Reason) -> NewsItem {
         let cluster = row.cluster;
         let hot = ingest::cluster::is_hot(
             usize::try_from(cluster.size).unwrap_or(0),
@@ -144,6 +190,7 @@ impl NewsItem {
             lang: row.lang,
             cluster_id: row.cluster_id,
             cluster_size: cluster.size.max(1),
+            reason,
         }
     }
 }

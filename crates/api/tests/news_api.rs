@@ -678,7 +678,85 @@ async fn read_calls_are_in_the_openapi_document_and_config_has_image_attempts(ap
     assert_eq!(cfg["image_attempts"], 1, "SPEC §9.11 app setting 1");
 }
 
+/// Every item of a page has the same reason, and this is it.
+fn reasons(list: &Value) -> HashSet<String> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("a list: {list}"))
+        .iter()
+        .map(|i| {
+            i["reason"]
+                .as_str()
+                .unwrap_or_else(|| panic!("a reason: {i}"))
+                .to_string()
+        })
+        .collect()
+}
+
+fn said(list: &Value, reason: &str) -> bool {
+    !list.as_array().unwrap().is_empty() && reasons(list) == HashSet::from([reason.to_string()])
+}
+
+/// D385: each item says the rule that listed it, and the rule is the list's: a local page
+/// says near you for the city and what is near it, and how far it had to widen.
+async fn d385_each_item_says_why_by_the_rule_that_listed_it(app: &TestApp) {
+    let corpus = seeded(app).await;
+    let feed = |q: String| async move { data(app, &format!("/api/news/feed?{q}")).await["list"].clone() };
+    // Local: the city itself, then a quiet city's neighbours, its state and its country.
+    assert!(said(
+        &feed(format!("channel=local&city_id={WASHINGTON}")).await,
+        "near_you"
+    ));
+    assert!(
+        said(&feed(format!("channel=local&city_id={PORTLAND_ME}")).await, "near_you"),
+        "nearby"
+    );
+    let maine = format!("channel=local&city_id={BANGOR_ME}&size=4");
+    assert!(said(&feed(maine.clone()).await, "in_your_state"));
+    let first = data(app, &format!("/api/news/feed?{maine}")).await;
+    let token = first["next_page_token"].as_str().unwrap();
+    assert!(
+        said(&feed(format!("{maine}&page_token={token}")).await, "in_your_state"),
+        "the next page keeps the widened scope's reason"
+    );
+    assert!(said(
+        &feed(format!("channel=local&city_id={ANCHORAGE}")).await,
+        "in_your_country"
+    ));
+    // The other channels: their own rule.
+    assert!(said(&feed("channel=latest".into()).await, "latest"));
+    assert!(said(&feed("channel=top".into()).await, "top"));
+    assert!(said(
+        &feed("channel=category&category=politics".into()).await,
+        "in_category"
+    ));
+    assert!(said(
+        &feed(format!("channel=location&location={LEWISTON_ME}")).await,
+        "about_place"
+    ));
+    let lewiston = corpus.media["lewiston"];
+    assert!(said(
+        &feed(format!("channel=media&media_id={lewiston}")).await,
+        "from_publisher"
+    ));
+    assert!(said(
+        &feed("channel=special&special=picked".into()).await,
+        "in_collection"
+    ));
+    let metro = feed("channel=special&special=metro".into()).await;
+    assert!(said(&metro, "in_collection"), "a query special too: {metro}");
+    assert!(said(
+        &data(app, "/api/search/news?q=montreal").await["list"],
+        "matches_search"
+    ));
+    // A story's page: the story, its other reports, more from its place.
+    let d = data(app, &format!("/api/news/detail?news_id={}", corpus.id("fire-1"))).await;
+    assert_eq!(d["news"]["reason"], "opened");
+    assert!(said(&d["cluster"], "same_story"));
+    assert!(said(&d["related"], "same_place"));
+}
+
 engine_tests!(
+    d385_each_item_says_why_by_the_rule_that_listed_it,
     latest_pages_newest_first_without_gaps_or_repeats,
     news_item_has_every_field_and_strings_are_never_null,
     local_feed_widens_from_city_to_nearby_state_and_country,

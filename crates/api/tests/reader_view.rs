@@ -422,7 +422,83 @@ async fn d271_your_topics_lists_stories_of_followed_categories_and_tags(app: &Te
     assert!(everything > list.len(), "a followed tag (any case) adds its stories");
 }
 
+fn reasons(list: &Value) -> Vec<String> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("a list: {list}"))
+        .iter()
+        .map(|n| n["reason"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// D385: the reader's own feeds say why (a publisher or a topic they follow); the public
+/// lists say their own rule to every reader, so a reader's follows never reach an answer
+/// another reader is given from the read cache.
+async fn d385_a_followed_publishers_story_says_so_and_public_reasons_are_everyones(app: &TestApp) {
+    let (corpus, token) = reader(app, "dev-why").await;
+    let devoir = corpus.media["devoir"].0;
+    let (status, body) = app
+        .call(
+            "dev-why",
+            "/user/media/follow",
+            Some(&token),
+            json!({"media_id": devoir}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    app.call(
+        "dev-why",
+        "/user/topics/follow",
+        Some(&token),
+        json!({"kind": "category", "value": "politics"}),
+    )
+    .await;
+    let (_, body) = app
+        .call("dev-why", "/user/news/followingFeed", Some(&token), json!({"size": 50}))
+        .await;
+    let following = &body["data"]["list"];
+    assert!(!following.as_array().unwrap().is_empty(), "{body}");
+    assert!(
+        reasons(following).iter().all(|r| r == "followed_publisher"),
+        "{following}"
+    );
+    let (_, body) = app
+        .call("dev-why", "/user/news/topicsFeed", Some(&token), json!({"size": 50}))
+        .await;
+    let topics = &body["data"]["list"];
+    assert!(!topics.as_array().unwrap().is_empty(), "{body}");
+    assert!(reasons(topics).iter().all(|r| r == "followed_topic"), "{topics}");
+
+    // The same publisher's story in the public latest list: marked followed for this reader
+    // (media_follow), listed as the latest for them as for everyone.
+    let path = "/news/feed?channel=latest&size=50";
+    let mine = data(app, path, Some(&token)).await["list"].clone();
+    let theirs = data(app, path, None).await["list"].clone();
+    let followed_in_mine: Vec<&Value> = mine
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["media_id"] == devoir)
+        .collect();
+    assert!(!followed_in_mine.is_empty());
+    assert!(
+        followed_in_mine
+            .iter()
+            .all(|n| n["media_follow"] == 1 && n["reason"] == "latest")
+    );
+    assert!(
+        reasons(&mine)
+            .iter()
+            .chain(reasons(&theirs).iter())
+            .all(|r| r == "latest")
+    );
+    assert!(
+        theirs.as_array().unwrap().iter().all(|n| n["media_follow"] == 0),
+        "nothing of the reader's reaches the shared answer"
+    );
+}
+
 engine_tests!(
+    d385_a_followed_publishers_story_says_so_and_public_reasons_are_everyones,
     d270_a_blocked_publisher_is_in_no_channels_feed,
     d270_a_page_of_a_blocked_feed_is_still_full_and_pages_without_gaps,
     d270_a_storys_cluster_and_related_stories_leave_out_blocked_publishers,

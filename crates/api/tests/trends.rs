@@ -96,6 +96,12 @@ async fn trends_list_a_phrase_three_publishers_carry_with_its_sparkline_and_stor
     assert_eq!(ids.len(), 4);
     assert_eq!(t["list"].as_array().unwrap().len(), 3, "three cards by default");
     assert_eq!(t["list"][0]["title"], "Blizzard Zelda closes schools");
+    // D385: a trend's cards say trending; a state without enough news of its own is
+    // answered the country's trends, and its cards do not claim to trend in the state.
+    assert!(
+        t["list"].as_array().unwrap().iter().all(|n| n["reason"] == "trending"),
+        "{t}"
+    );
 
     // One trend by its key, with all its stories.
     let one = trends_as(app, "?country=US&lang=en&key=blizzard%20zelda&stories=30", None).await;
@@ -110,6 +116,13 @@ async fn trends_list_a_phrase_three_publishers_carry_with_its_sparkline_and_stor
     // Maine has too little news of its own: the country's trends, said so.
     let maine = trends_as(app, "?country=US&lang=en&state=ME", None).await;
     assert_eq!((maine["scope"].as_str(), phrases(&maine).len()), (Some("country"), 1));
+    assert!(
+        maine["trends"][0]["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|n| n["reason"] == "trending")
+    );
     for bad in [
         "?size=0",
         "?size=21",

@@ -6,7 +6,7 @@ use super::paging::{OncePerPage, items};
 use super::params::{lang_filter, whole_number};
 use crate::envelope::ApiError;
 use crate::geo_api::Params;
-use crate::news_json::{MediaDoc, NewsItem};
+use crate::news_json::{MediaDoc, NewsItem, Reason};
 use crate::reader_view::ReaderView;
 use crate::state::{AppState, now_ms};
 use axum::extract::State;
@@ -127,11 +127,11 @@ pub async fn detail(state: &AppState, p: &DetailParams, now: i64, view: &ReaderV
     Ok(NewsDetail {
         news: NewsItem {
             media_follow: media.follow_status,
-            ..NewsItem::from_row(row, lang, now)
+            ..NewsItem::from_row(row, lang, now, Reason::Opened)
         },
         media,
-        cluster: items(cluster, lang, now, view),
-        related: items(related, lang, now, view),
+        cluster: items(cluster, lang, now, view, Reason::SameStory),
+        related: items(related, lang, now, view, Reason::SamePlace),
     })
 }
 

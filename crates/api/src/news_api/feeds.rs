@@ -8,7 +8,7 @@ use super::paging::{items, keyset_page, keyset_token, offset_limit, offset_page}
 use super::params::{Common, category_param, optional_whole_number, present, query_terms, whole_number};
 use crate::envelope::ApiError;
 use crate::geo_api::{Params, bad};
-use crate::news_json::{MediaDoc, PLAIN, PageToken};
+use crate::news_json::{MediaDoc, PLAIN, PageToken, Reason};
 use crate::reader_view::ReaderView;
 use crate::state::{AppState, now_ms};
 use axum::extract::State;
@@ -77,11 +77,12 @@ async fn plain_feed(
     context: FeedContext,
     now: i64,
     view: &ReaderView,
+    reason: Reason,
 ) -> Result<FeedPage, ApiError> {
     let after = c.after(&[PLAIN])?.map(|(_, a)| a);
     let (rows, next) = keyset_page(state, &listing, &c.filter(), after, c.size, view).await?;
     Ok(FeedPage {
-        list: items(rows, c.names(), now, view),
+        list: items(rows, c.names(), now, view, reason),
         next_page_token: keyset_token(PLAIN, next),
         context,
     })
@@ -195,13 +196,19 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64, view: &ReaderView)
     let c = p.common();
     let lang = c.names();
     let filter = c.filter();
-    let plain = |listing: Listing, context: FeedContext| plain_feed(state, listing, &c, context, now, view);
+    let plain =
+        |listing: Listing, context: FeedContext, reason| plain_feed(state, listing, &c, context, now, view, reason);
     match p.channel {
         Channel::Local => local_feed(state, p.city_id, &c, now, view).await,
-        Channel::Latest => plain(Listing::Latest, FeedContext::default()).await,
+        Channel::Latest => plain(Listing::Latest, FeedContext::default(), Reason::Latest).await,
         Channel::Category => {
             let category = present(p.category, "category")?;
-            plain(Listing::Category(category.into()), FeedContext::default()).await
+            plain(
+                Listing::Category(category.into()),
+                FeedContext::default(),
+                Reason::InCategory,
+            )
+            .await
         }
         Channel::Location => {
             let (place, area) = parse_location(present(p.location.as_deref(), "location")?, lang)?;
@@ -209,7 +216,7 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64, view: &ReaderView)
                 area: Some(area),
                 ..FeedContext::default()
             };
-            plain(Listing::Places(vec![place]), context).await
+            plain(Listing::Places(vec![place]), context, Reason::AboutPlace).await
         }
         Channel::Media => {
             let media_id = present(p.media_id, "media_id")?;
@@ -221,7 +228,7 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64, view: &ReaderView)
                 }),
                 ..FeedContext::default()
             };
-            plain(Listing::Media(media_id), context).await
+            plain(Listing::Media(media_id), context, Reason::FromPublisher).await
         }
         Channel::Special => {
             let slug = present(p.special.as_deref(), "special")?;
@@ -238,7 +245,7 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64, view: &ReaderView)
                 ..FeedContext::default()
             };
             if special.query.trim().is_empty() {
-                return plain(Listing::Ids(special.news_ids), context).await;
+                return plain(Listing::Ids(special.news_ids), context, Reason::InCollection).await;
             }
             let offset = c.offset()?;
             let query = SearchQuery {
@@ -252,7 +259,7 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64, view: &ReaderView)
                 .await?;
             let (rows, next_page_token) = offset_page(rows, offset, c.size, true, view);
             Ok(FeedPage {
-                list: items(rows, lang, now, view),
+                list: items(rows, lang, now, view, Reason::InCollection),
                 next_page_token,
                 context,
             })
@@ -265,7 +272,7 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64, view: &ReaderView)
                 .await?;
             let (rows, next_page_token) = offset_page(rows, offset, c.size, true, view);
             Ok(FeedPage {
-                list: items(rows, lang, now, view),
+                list: items(rows, lang, now, view, Reason::Top),
                 next_page_token,
                 context: FeedContext::default(),
             })

@@ -6,6 +6,7 @@ use super::paging::{items, keyset_page, keyset_token};
 use super::params::{Common, bad_token};
 use crate::envelope::ApiError;
 use crate::geo_api::CityDoc;
+use crate::news_json::Reason;
 use crate::reader_view::ReaderView;
 use crate::state::AppState;
 use domain::geo::Country;
@@ -39,6 +40,16 @@ impl Scope {
 
     fn from_letter(c: char) -> Option<Scope> {
         Scope::LETTERS.iter().position(|l| *l == c).map(|i| Scope::ALL[i])
+    }
+
+    /// Why a card of a page of this scope is there (D385): the scope is the rule that
+    /// chose the page's stories.
+    pub fn reason(self) -> Reason {
+        match self {
+            Scope::City | Scope::Nearby => Reason::NearYou,
+            Scope::State => Reason::InYourState,
+            Scope::Country => Reason::InYourCountry,
+        }
     }
 
     pub fn name(self) -> &'static str {
@@ -162,7 +173,7 @@ pub(super) async fn local_feed(
     };
     let lang = c.names();
     Ok(FeedPage {
-        list: items(rows, lang, now, view),
+        list: items(rows, lang, now, view, scope.reason()),
         next_page_token: keyset_token(scope.letter(), next),
         context: FeedContext {
             scope: Some(scope.name()),
@@ -171,4 +182,17 @@ pub(super) async fn local_feed(
             ..FeedContext::default()
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn d385_a_local_pages_scope_is_its_cards_reason() {
+        assert_eq!(Scope::City.reason(), Reason::NearYou);
+        assert_eq!(Scope::Nearby.reason(), Reason::NearYou);
+        assert_eq!(Scope::State.reason(), Reason::InYourState);
+        assert_eq!(Scope::Country.reason(), Reason::InYourCountry);
+    }
 }

@@ -2,7 +2,7 @@
 //! by offset, and the cards of a page.
 
 use crate::envelope::ApiError;
-use crate::news_json::{MAX_OFFSET, NewsItem, PageToken};
+use crate::news_json::{MAX_OFFSET, NewsItem, PageToken, Reason};
 use crate::reader_view::ReaderView;
 use crate::state::AppState;
 use domain::locale::Locale;
@@ -141,15 +141,16 @@ pub(super) fn offset_page(
     (out, token)
 }
 
-/// The cards of a page, marked with the publishers the reader follows.
-pub(crate) fn items(rows: Vec<NewsRow>, lang: Locale, now: i64, view: &ReaderView) -> Vec<NewsItem> {
+/// The cards of a page made by the rule `reason` (D385), marked with the publishers the
+/// reader follows.
+pub(crate) fn items(rows: Vec<NewsRow>, lang: Locale, now: i64, view: &ReaderView, reason: Reason) -> Vec<NewsItem> {
     rows.into_iter()
         .map(|mut r| {
             r.content.clear();
             let follow = view.follow_status(r.media_id);
             NewsItem {
                 media_follow: follow,
-                ..NewsItem::from_row(r, lang, now)
+                ..NewsItem::from_row(r, lang, now, reason)
             }
         })
         .collect()

@@ -7,7 +7,7 @@ use super::feed_page::{FeedContext, FeedPage};
 use super::paging::{Reading, items, keyset_page, keyset_page_where, keyset_token};
 use super::params::{Common, DEFAULT_SIZE, MAX_SIZE};
 use crate::envelope::{ApiError, ok};
-use crate::news_json::{PLAIN, PageToken};
+use crate::news_json::{PLAIN, PageToken, Reason};
 use crate::reader::reader;
 use crate::reader_view::ReaderView;
 use crate::signed::Signed;
@@ -101,7 +101,7 @@ pub(super) async fn following_feed(
     let listing = Listing::Publishers(followed);
     let (rows, next) = keyset_page(state, &listing, &ListFilter::default(), after, c.size, view).await?;
     Ok(FeedPage {
-        list: items(rows, c.names(), now, view),
+        list: items(rows, c.names(), now, view, Reason::FollowedPublisher),
         next_page_token: keyset_token(PLAIN, next),
         context: FeedContext::default(),
     })
@@ -166,7 +166,7 @@ pub(super) async fn topics_feed(
     )
     .await?;
     Ok(FeedPage {
-        list: items(rows, c.names(), now, view),
+        list: items(rows, c.names(), now, view, Reason::FollowedTopic),
         next_page_token: keyset_token(PLAIN, next),
         context: FeedContext::default(),
     })

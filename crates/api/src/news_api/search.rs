@@ -6,7 +6,7 @@ use super::paging::{items, offset_limit, offset_page};
 use super::params::{Common, category_param, optional_whole_number, page_size, page_token, query_param, query_terms};
 use crate::envelope::ApiError;
 use crate::geo_api::{Params, bad};
-use crate::news_json::{MAX_OFFSET, MediaDoc, NewsItem, PageToken};
+use crate::news_json::{MAX_OFFSET, MediaDoc, NewsItem, PageToken, Reason};
 use crate::reader_view::ReaderView;
 use crate::state::{AppState, now_ms};
 use axum::extract::State;
@@ -126,7 +126,7 @@ pub async fn search_news(
     };
     let (rows, next_page_token) = offset_page(rows, offset, c.size, false, view);
     Ok(SearchNewsPage {
-        list: items(rows, c.names(), now, view),
+        list: items(rows, c.names(), now, view, Reason::MatchesSearch),
         next_page_token,
         terms,
     })

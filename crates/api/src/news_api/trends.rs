@@ -6,7 +6,7 @@ use super::paging::items;
 use super::params::lang_filter;
 use crate::envelope::ApiError;
 use crate::geo_api::{Params, bad};
-use crate::news_json::NewsItem;
+use crate::news_json::{NewsItem, Reason};
 use crate::reader_view::ReaderView;
 use crate::state::{AppState, now_ms};
 use crate::trends::engine::{MAX_STORIES, Trend};
@@ -43,6 +43,30 @@ pub struct TrendDoc {
     pub news_ids: Vec<store::content::NewsId>,
     /// The first `stories` of them as cards.
     pub list: Vec<NewsItem>,
+}
+
+/// Whose trends were answered: the state's when it had enough news, else the country's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TrendScope {
+    State,
+    Country,
+}
+
+impl TrendScope {
+    fn name(self) -> &'static str {
+        match self {
+            TrendScope::State => "state",
+            TrendScope::Country => "country",
+        }
+    }
+
+    /// Why a trend's cards are there (D385).
+    fn reason(self) -> Reason {
+        match self {
+            TrendScope::State => Reason::TrendingInYourState,
+            TrendScope::Country => Reason::Trending,
+        }
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -119,7 +143,7 @@ pub async fn trends(state: &AppState, p: &TrendsParams, now: i64, view: &ReaderV
         country: p.country.iso().to_string(),
         state: String::new(),
     };
-    let mut scope = "country";
+    let mut scope = TrendScope::Country;
     let mut made = None;
     if let Some(s) = &p.state {
         let key = ScopeKey {
@@ -128,7 +152,7 @@ pub async fn trends(state: &AppState, p: &TrendsParams, now: i64, view: &ReaderV
         };
         let m = state.trends.get(&state.store, &key, now).await?;
         if m.recent_stories >= STATE_MIN_RECENT_STORIES {
-            scope = "state";
+            scope = TrendScope::State;
             made = Some(m);
         }
     }
@@ -160,7 +184,7 @@ pub async fn trends(state: &AppState, p: &TrendsParams, now: i64, view: &ReaderV
                 .filter_map(|id| made.rows.get(id).cloned())
                 .collect();
             TrendDoc {
-                list: items(rows, p.lang, now, view),
+                list: items(rows, p.lang, now, view, scope.reason()),
                 phrase: t.phrase,
                 key: t.key,
                 recent: t.recent,
@@ -171,7 +195,7 @@ pub async fn trends(state: &AppState, p: &TrendsParams, now: i64, view: &ReaderV
         })
         .collect();
     Ok(TrendsPage {
-        scope,
+        scope: scope.name(),
         made_at: made.made_ms,
         trends: docs,
     })
@@ -214,4 +238,19 @@ pub async fn trends_handler(
         trends(&state, &TrendsParams::parse(&Params::new(query)?)?, now_ms(), &view).await
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn d385_trends_of_the_readers_state_say_trending_in_your_state() {
+        assert_eq!(TrendScope::State.reason(), Reason::TrendingInYourState);
+        assert_eq!(TrendScope::Country.reason(), Reason::Trending);
+        assert_eq!(
+            (TrendScope::State.name(), TrendScope::Country.name()),
+            ("state", "country")
+        );
+    }
 }

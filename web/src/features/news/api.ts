@@ -42,13 +42,18 @@ type Schemas = components['schemas'];
 /** What a feed is about: local scope and city, location area, publisher or special. */
 export type FeedContext = Schemas['FeedContext'];
 
-export type FeedPage = Schemas['FeedPage'];
+/** A generated shape with its news items as the app reads them (`reason` may be null, D385). */
+type WithItems<T, K extends keyof T> = Omit<T, K> & {
+  [P in K]: T[P] extends unknown[] ? NewsItem[] : NewsItem;
+};
 
-export type SearchNewsPage = Schemas['SearchNewsPage'];
+export type FeedPage = WithItems<Schemas['FeedPage'], 'list'>;
+
+export type SearchNewsPage = WithItems<Schemas['SearchNewsPage'], 'list'>;
 
 export type MediaPage = Schemas['MediaPage'];
 
-export type NewsDetail = Schemas['NewsDetail'];
+export type NewsDetail = WithItems<Schemas['NewsDetail'], 'news' | 'cluster' | 'related'>;
 
 export type Category = Schemas['CategoryDoc'];
 

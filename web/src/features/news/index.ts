@@ -1,6 +1,7 @@
 import './news.css';
 
 export * from './model';
+export { REASONS, REASON_KEYS, toReason, type Reason } from './reason';
 export * from './api';
 export { normalizeMediaSource } from './model';
 export * from './hooks';

@@ -4,6 +4,7 @@
  */
 import type { components } from '../../lib/api/schema';
 import { toMillis, toNumber, toText } from '../../lib/parse';
+import { toReason, type Reason } from './reason';
 
 /** §9.5 news types. */
 export const NewsType = { article: 1, video: 3, audio: 4 } as const;
@@ -13,8 +14,11 @@ type Schemas = components['schemas'];
 /** §3 Area (plus the admin code the read API adds), as the OpenAPI document describes it. */
 export type Area = Schemas['AreaDoc'];
 
-/** §3 News item with the flat media fields and the read API's extensions. */
-export type NewsItem = Schemas['NewsItem'];
+/**
+ * §3 News item with the flat media fields and the read API's extensions. `reason` is null
+ * when the item came without one the app knows (D385): its card then offers no "why".
+ */
+export type NewsItem = Omit<Schemas['NewsItem'], 'reason'> & { reason: Reason | null };
 
 /** §3 Media source (publisher). */
 export type MediaSource = Schemas['MediaDoc'];
@@ -89,6 +93,7 @@ export function normalizeNewsItem(raw: unknown): NewsItem {
     lang: text(r.lang),
     cluster_id: toNumber(r.cluster_id),
     cluster_size: Math.max(1, toNumber(r.cluster_size)),
+    reason: toReason(r.reason),
   };
 }
 

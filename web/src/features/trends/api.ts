@@ -1,11 +1,12 @@
 /** `GET /api/trends` (D300–D302): the reader's country's trends, read defensively. */
 import type { components } from '../../lib/api/schema';
-import { normalizeNewsItem } from '../news';
+import { normalizeNewsItem, type NewsItem } from '../news';
 
 export const TRENDS_PATH = '/trends';
 
-export type Trend = components['schemas']['TrendDoc'];
-export type TrendsPage = components['schemas']['TrendsPage'];
+/** A trend with its cards as the app reads them (`reason` may be null, D385). */
+export type Trend = Omit<components['schemas']['TrendDoc'], 'list'> & { list: NewsItem[] };
+export type TrendsPage = Omit<components['schemas']['TrendsPage'], 'trends'> & { trends: Trend[] };
 
 type Raw = Record<string, unknown>;
 const record = (value: unknown): Raw => (value && typeof value === 'object' ? (value as Raw) : {});

@@ -1986,6 +1986,8 @@ export interface components {
             publish_time: number;
             /** Format: int64 */
             read_count: number;
+            /** @description Extension: why the item is in this list (D385). */
+            reason: components["schemas"]["Reason"];
             /** Format: int64 */
             share_count: number;
             /** @description At most 300 characters (SPEC §3 summary rule). */
@@ -2089,6 +2091,13 @@ export interface components {
              */
             total: number;
         };
+        /**
+         * @description Why a card is in its list ("Why am I seeing this?", issue 31, D385): the rule that
+         *     selected or ranked it, named where the list is made, never guessed from the item
+         *     afterwards. A list's rule is the reason of every card in it.
+         * @enum {string}
+         */
+        Reason: "near_you" | "in_your_state" | "in_your_country" | "latest" | "top" | "trending" | "trending_in_your_state" | "followed_publisher" | "followed_topic" | "in_category" | "about_place" | "from_publisher" | "in_collection" | "matches_search" | "same_story" | "same_place" | "opened";
         Recorded: {
             /** @description False when the story was already in today's history. */
             recorded: boolean;

@@ -1,4 +1,4 @@
-import { useContext, useId } from 'react';
+import { useContext, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useRouteHandle } from '../../../app/context';
@@ -7,6 +7,7 @@ import { localizePath } from '../../../lib/locale';
 import { fullDate, relativeTime } from '../format';
 import { useAfterFirstPaint } from '../hooks';
 import { hasImage, isAudio, isVideo, thumbnailOf, type NewsItem } from '../model';
+import { REASON_KEYS } from '../reason';
 import { Highlight } from './Highlight';
 import { NewsImage } from './NewsImage';
 
@@ -110,14 +111,72 @@ export function NewsBadges({ item }: { item: NewsItem }) {
   );
 }
 
+/** "Why am I seeing this?" (D385): opens the card's reason, in words, below its meta line. */
+function WhyButton({
+  title,
+  open,
+  controls,
+  onToggle,
+}: {
+  title: string;
+  open: boolean;
+  controls: string;
+  onToggle: (open: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className={open ? 'card-why card-why--on' : 'card-why'}
+      aria-expanded={open}
+      aria-controls={open ? controls : undefined}
+      aria-label={t('Why_ButtonOne', { title })}
+      title={t('Why_Button')}
+      onClick={() => onToggle(!open)}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open) {
+          event.stopPropagation();
+          onToggle(false);
+        }
+      }}
+    >
+      <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+        <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="2" />
+        <path
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          d="M9.6 9.4a2.5 2.5 0 1 1 3.4 2.4c-.6.3-1 .8-1 1.5v.4"
+        />
+        <circle cx="12" cy="16.8" r="1.2" fill="currentColor" />
+      </svg>
+    </button>
+  );
+}
+
 /**
- * The card's actions once the app has painted: the server-written first screen has none,
- * and the meta line's reserved height (news.css) keeps the card the same size.
+ * The card's controls once the app has painted: why it is here (D385) and the reader's
+ * actions (D266). The server-written first screen has none, and the meta line's reserved
+ * box (news.css) keeps the card the same size when they appear.
  */
-function CardActionsSlot({ item, render }: { item: NewsItem; render: CardActions }) {
+function CardActionsSlot({
+  item,
+  render,
+  why,
+}: {
+  item: NewsItem;
+  render: CardActions | null;
+  why: { open: boolean; controls: string; onToggle: (open: boolean) => void };
+}) {
   const afterFirstPaint = useAfterFirstPaint();
-  if (!afterFirstPaint) return null;
-  return <span className="news-card__actions">{render(item)}</span>;
+  if (!afterFirstPaint || (!render && !item.reason)) return null;
+  return (
+    <span className="news-card__actions">
+      {item.reason && <WhyButton title={item.title} {...why} />}
+      {render?.(item)}
+    </span>
+  );
 }
 
 /** A story in a list: the whole card opens the article; the publisher has its own link. */
@@ -139,6 +198,8 @@ export function NewsCard({
   const summary = item.summary || item.description;
   const showImage = variant !== 'compact' && hasImage(item);
   const actions = useContext(CardActionsContext);
+  const whyId = useId();
+  const [whyOpen, setWhyOpen] = useState(false);
   return (
     <article
       className={`news-card news-card--${variant}${showImage ? '' : ' news-card--no-image'}`}
@@ -176,8 +237,17 @@ export function NewsCard({
             </Link>
           )}
           <TimeAgo ms={item.publish_time} />
-          {actions && <CardActionsSlot item={item} render={actions} />}
+          <CardActionsSlot
+            item={item}
+            render={actions}
+            why={{ open: whyOpen, controls: whyId, onToggle: setWhyOpen }}
+          />
         </p>
+        {whyOpen && item.reason && (
+          <p className="news-card__why" id={whyId}>
+            {t(REASON_KEYS[item.reason])}
+          </p>
+        )}
       </div>
       {showImage && (
         <NewsImage
