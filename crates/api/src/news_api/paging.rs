@@ -142,14 +142,20 @@ pub(super) fn offset_page(
 }
 
 /// The cards of a page, marked with the publishers the reader follows.
-pub(crate) fn items(rows: Vec<NewsRow>, lang: Locale, now: i64, view: &ReaderView) -> Vec<NewsItem> {
+pub(crate) fn items(
+    rows: Vec<NewsRow>,
+    lang: Locale,
+    now: i64,
+    view: &ReaderView,
+    images: &crate::image_proxy::ImageProxy,
+) -> Vec<NewsItem> {
     rows.into_iter()
         .map(|mut r| {
             r.content.clear();
             let follow = view.follow_status(r.media_id);
             NewsItem {
                 media_follow: follow,
-                ..NewsItem::from_row(r, lang, now)
+                ..NewsItem::from_row(r, lang, now, images)
             }
         })
         .collect()
