@@ -130,7 +130,7 @@ mod tests {
         assert_eq!(
             out,
             "<p>A &lt;b&gt; <a href=\"https://x.example/a?b=1&amp;c=2\">link</a></p>\
-             <figure><img src=\"/p/30\" alt=\"x\"></figure>\
+             <figure><img src=\"/p/31\" alt=\"x\"></figure>\
              <img alt=\"second\" src=\"/p/23\">"
         );
     }
@@ -142,7 +142,7 @@ mod tests {
         let out = rewrite_img_srcs(html, proxy);
         assert_eq!(
             out,
-            "<img src=\"/p/24\" alt=\"<img src=&quot;https://evil.example/x&quot;>\">tail"
+            "<img src=\"/p/23\" alt=\"<img src=&quot;https://evil.example/x&quot;>\">tail"
         );
     }
 
