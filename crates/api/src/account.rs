@@ -95,8 +95,10 @@ pub async fn account(State(state): State<AppState>, call: Signed<Empty>) -> Resu
             last_used_at: i.last_used_at_ms,
         })
         .collect();
+    let mut user = session.user;
+    state.image_proxy.rewrite(&mut user.photo);
     Ok(ok(AccountInfo {
-        user: session.user,
+        user,
         identities,
         operator,
     }))

@@ -128,6 +128,9 @@ pub enum ApiError {
     /// 503: an upstream (a sign-in provider) failed or did not answer in time.
     #[error("{0}")]
     Unavailable(String),
+    /// 403, 502 or 504: the image proxy could not give an image (D381); the text says why.
+    #[error("{1}")]
+    Upstream(StatusCode, String),
     /// 500 'Server Error'; the cause is logged, never shown.
     #[error("Server Error")]
     Internal(String),
@@ -146,6 +149,7 @@ impl ApiError {
             ApiError::TooManyRequests { .. } | ApiError::ReportDayUsed { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::ReportStoreFull(_) => StatusCode::INSUFFICIENT_STORAGE,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Upstream(status, _) => *status,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -15,6 +15,7 @@ pub mod geo_api;
 pub mod guests;
 pub mod history;
 pub mod i18n;
+pub mod image_proxy;
 pub mod known_news;
 pub mod metrics;
 pub mod news_api;
@@ -213,6 +214,7 @@ pub fn router(state: AppState) -> Router {
         .route("/_app/version.json", get(app_config::version))
         .route("/_app/builds/{file}", get(app_config::build_manifest))
         .route("/demo/media/{*path}", get(demo_media::serve))
+        .route("/proxy/{mac}/{address}", get(image_proxy::serve))
         .route("/auth/complete.js", get(auth::page::complete_js))
         .route("/auth/{provider}/start", get(auth::web_flow::start))
         .route("/auth/{provider}/callback", get(auth::web_flow::callback))
@@ -225,6 +227,9 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             encrypted_answers::layer,
         ));
+    }
+    if state.image_proxy.enabled() {
+        app = app.layer(axum::middleware::map_response(security::images_from_self));
     }
     app = app
         // Inside the metrics, so refused calls are counted there too.

@@ -3,6 +3,7 @@
 
 use crate::envelope::ApiError;
 use crate::geo_api::bad;
+use crate::image_proxy::ImageProxy;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use domain::locale::Locale;
@@ -142,8 +143,9 @@ pub struct NewsItem {
 
 impl NewsItem {
     /// The API form of a stored row in a list made by the rule `reason`; `now_ms` decides
-    /// `is_hot`.
-    pub fn from_row(row: NewsRow, lang: Locale, now_ms: i64, reason: Reason) -> NewsItem {
+    /// `is_hot`. Its images (and the `<img>` of HTML content) are addressed through the
+    /// image proxy when it is on (D382).
+    pub fn from_row(row: NewsRow, lang: Locale, now_ms: i64, reason: Reason, images: &ImageProxy) -> NewsItem {
         let cluster = row.cluster;
         let hot = ingest::cluster::is_hot(
             usize::try_from(cluster.size).unwrap_or(0),
@@ -154,12 +156,16 @@ impl NewsItem {
         NewsItem {
             news_id: row.news_id,
             title: row.title,
-            org_img_url: row.org_img_url,
-            img_url: row.img_url,
-            thumbnail_url: row.thumbnail_url,
+            org_img_url: images.url(&row.org_img_url),
+            img_url: images.url(&row.img_url),
+            thumbnail_url: images.url(&row.thumbnail_url),
             video_url: row.video_url,
             voice_url: row.voice_url,
-            content: row.content,
+            content: if row.content_type == "html" {
+                images.html(&row.content)
+            } else {
+                row.content
+            },
             content_type: row.content_type,
             content_total_length: row.content_total_length,
             description: row.description,
@@ -184,7 +190,7 @@ impl NewsItem {
             comment_count: row.comment_count,
             media_id: row.media_id,
             media_name: row.media_name,
-            media_icon: row.media_icon,
+            media_icon: images.url(&row.media_icon),
             media_home_url: row.media_home_url,
             media_follow: 0,
             lang: row.lang,
@@ -222,12 +228,13 @@ pub struct MediaDoc {
     pub item_count: i64,
 }
 
-impl From<MediaSource> for MediaDoc {
-    fn from(m: MediaSource) -> MediaDoc {
+impl MediaDoc {
+    /// The API form of a stored publisher, its icon through the image proxy (D382).
+    pub fn new(m: MediaSource, images: &ImageProxy) -> MediaDoc {
         MediaDoc {
             media_id: m.media_id,
             name: m.name,
-            icon_url: m.icon_url,
+            icon_url: images.url(&m.icon_url),
             home_url: m.home_url,
             about: m.about,
             contact: m.contact,

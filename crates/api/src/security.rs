@@ -11,6 +11,30 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
      img-src 'self' data: https:; media-src 'self' https:; font-src 'self'; connect-src 'self'; \
      object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
+/// [`CONTENT_SECURITY_POLICY`] when every image is this server's (the image proxy is on,
+/// D384): pictures load from this origin or `data:` only, so a page cannot be made to
+/// send a reader's address anywhere by an image. Audio and video still come from their
+/// publishers.
+pub const CONTENT_SECURITY_POLICY_IMAGES_PROXIED: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; media-src 'self' https:; font-src 'self'; connect-src 'self'; \
+     object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/// With the image proxy on, the document policy's `img-src` is narrowed to this server
+/// (D384). One layer, so every document (pages, the shell's public files, sign-in pages)
+/// gets the same policy.
+pub async fn images_from_self(mut res: axum::response::Response) -> axum::response::Response {
+    let h = res.headers_mut();
+    if h.get(header::CONTENT_SECURITY_POLICY)
+        .is_some_and(|v| v.as_bytes() == CONTENT_SECURITY_POLICY.as_bytes())
+    {
+        h.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY_IMAGES_PROXIED),
+        );
+    }
+    res
+}
+
 /// Add the document-only headers to an HTML answer.
 pub fn add_document_headers(headers: &mut HeaderMap) {
     headers.insert(

@@ -73,6 +73,8 @@ pub struct ApiConfig {
     pub feed_fetch: ingest::fetch::FetchPolicy,
     /// The operator's ad client (`--ads FILE`, D345); `None`: no slot renders anywhere.
     pub ads: Option<crate::ads::AdClient>,
+    /// The image proxy: on, its key, its fetch policy and cache (`--image-proxy`, D380–D384).
+    pub image_proxy: crate::image_proxy::ImageProxyConfig,
 }
 
 impl Default for ApiConfig {
@@ -98,6 +100,7 @@ impl Default for ApiConfig {
             admin_emails: Vec::new(),
             feed_fetch: ingest::fetch::FetchPolicy::default(),
             ads: None,
+            image_proxy: Default::default(),
         }
     }
 }
@@ -147,6 +150,8 @@ pub struct Inner {
     pub call_limit: Option<crate::rate_limit::RateLimit>,
     /// Report bytes per address per day and in all (D366, D367).
     pub report_budget: crate::report::budget::ReportBudget,
+    /// Image addresses signed for, and images fetched through, this server (D380–D384).
+    pub image_proxy: crate::image_proxy::ImageProxy,
 }
 
 impl AppState {
@@ -177,6 +182,7 @@ impl AppState {
                 config.report.address_bytes_per_day,
                 config.report.max_bytes,
             ),
+            image_proxy: crate::image_proxy::ImageProxy::new(config.image_proxy.clone(), config.public_url.as_deref()),
             config,
         }))
     }

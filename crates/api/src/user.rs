@@ -126,6 +126,7 @@ pub async fn init(State(state): State<AppState>, req: Request) -> Result<Respons
         // The caller holds this user's token already: hand the same one back.
         let mut user = session.user;
         user.is_new_user = 0;
+        state.image_proxy.rewrite(&mut user.photo);
         return Ok(ok(UserAndToken {
             user,
             token: token.trim().to_string(),
@@ -152,6 +153,7 @@ pub async fn info(State(state): State<AppState>, call: Signed<Empty>) -> Result<
     }
     let mut user = session.user;
     user.last_time = now;
+    state.image_proxy.rewrite(&mut user.photo);
     Ok(ok(user))
 }
 
@@ -275,10 +277,9 @@ pub async fn location_update_handler(
             "The user of this session no longer exists; call /user/init.",
         ))?;
     let token = call.token.unwrap_or_default();
-    Ok(ok(UserAndToken {
-        user: location_reply(user, &update),
-        token,
-    }))
+    let mut user = location_reply(user, &update);
+    state.image_proxy.rewrite(&mut user.photo);
+    Ok(ok(UserAndToken { user, token }))
 }
 
 #[cfg(test)]

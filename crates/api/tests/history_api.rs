@@ -127,7 +127,8 @@ async fn the_day_comes_from_the_feed_with_links_images_and_attribution() {
         first["pages"][0]["image"]["src"]
             .as_str()
             .unwrap()
-            .starts_with("https://")
+            .starts_with("/proxy/"),
+        "D382: Wikimedia's pictures through this server's image proxy"
     );
     assert_eq!(d["attribution"]["license"], "CC BY-SA 4.0");
     assert!(

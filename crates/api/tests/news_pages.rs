@@ -87,9 +87,11 @@ async fn article_page_has_story_meta_open_graph_json_ld_and_payload(app: &TestAp
         meta(&html, "property", "og:title").as_deref(),
         Some("Warehouse fire downtown")
     );
+    // D382: the image through this server's proxy, made absolute; it stands for the original.
+    let og_image = meta(&html, "property", "og:image").unwrap();
     assert_eq!(
-        meta(&html, "property", "og:image").as_deref(),
-        Some("https://img.example/fire-original.jpg"),
+        proxied_original(&og_image),
+        "https://img.example/fire-original.jpg",
         "the main image: the original first"
     );
     assert_eq!(
@@ -100,7 +102,7 @@ async fn article_page_has_story_meta_open_graph_json_ld_and_payload(app: &TestAp
     assert_eq!(ld["@context"], "https://schema.org");
     assert_eq!(ld["@type"], "NewsArticle");
     assert_eq!(ld["headline"], "Warehouse fire downtown");
-    assert_eq!(ld["image"][0], "https://img.example/fire-original.jpg");
+    assert_eq!(ld["image"][0], og_image.as_str());
     assert_eq!(ld["author"][0]["name"], "Dana Reyes");
     assert_eq!(ld["publisher"]["name"], "The Capitol Ledger");
     let published = ld["datePublished"].as_str().unwrap();
@@ -563,4 +565,19 @@ async fn open_graph_images_use_the_public_url() {
         json_ld(&html)["mainEntityOfPage"],
         format!("https://news.example/article/{}", corpus.id("dc-nasty"))
     );
+}
+
+/// The address an absolute `…/proxy/{mac}/{address}` stands for (D380).
+fn proxied_original(url: &str) -> String {
+    use base64::Engine;
+    let (_, rest) = url
+        .split_once("/proxy/")
+        .unwrap_or_else(|| panic!("not proxied: {url}"));
+    let encoded = rest.rsplit('/').next().unwrap();
+    String::from_utf8(
+        base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(encoded)
+            .unwrap(),
+    )
+    .unwrap()
 }

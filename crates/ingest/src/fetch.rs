@@ -144,6 +144,9 @@ pub enum FetchError {
     #[error("the body of {url} is larger than the limit of {limit} bytes; it was not read further")]
     BodyTooLarge { url: String, limit: usize },
 
+    #[error("{url} answered with {}, not what was asked for", .content_type.as_deref().unwrap_or("no content type"))]
+    UnwantedType { url: String, content_type: Option<String> },
+
     #[error("{url} answered HTTP {status}{}", retry_text(.retry_after))]
     HttpStatus {
         url: String,
@@ -233,11 +236,24 @@ impl Fetcher {
 
     /// Fetches `url` (http or https only), sending `validators` as a conditional GET.
     pub async fn fetch(&self, url: &Url, validators: &Validators) -> Result<FetchOutcome, FetchError> {
+        self.fetch_as(url, validators, ACCEPT, |_| true).await
+    }
+
+    /// [`Fetcher::fetch`] for something other than a feed (the image proxy, D381): `accept`
+    /// is sent as Accept, and a 2xx answer whose Content-Type `wanted` refuses ends with
+    /// [`FetchError::UnwantedType`] before its body is read. Same guard, redirects, limits.
+    pub async fn fetch_as(
+        &self,
+        url: &Url,
+        validators: &Validators,
+        accept: &'static str,
+        wanted: fn(Option<&str>) -> bool,
+    ) -> Result<FetchOutcome, FetchError> {
         guard::check_url_target(url, self.policy.allow_private)?;
         // reqwest's own timeout covers the same span; this one also bounds anything
         // around it, so no fetch can outlive the policy.
         let total = self.policy.total_timeout;
-        match tokio::time::timeout(total, self.fetch_checked(url, validators)).await {
+        match tokio::time::timeout(total, self.fetch_checked(url, validators, accept, wanted)).await {
             Ok(result) => result,
             Err(_elapsed) => Err(FetchError::Timeout {
                 url: url.to_string(),
@@ -246,8 +262,17 @@ impl Fetcher {
         }
     }
 
-    async fn fetch_checked(&self, url: &Url, validators: &Validators) -> Result<FetchOutcome, FetchError> {
+    async fn fetch_checked(
+        &self,
+        url: &Url,
+        validators: &Validators,
+        accept: &'static str,
+        wanted: fn(Option<&str>) -> bool,
+    ) -> Result<FetchOutcome, FetchError> {
         let mut request = self.client.get(url.clone());
+        if accept != ACCEPT {
+            request = request.header(header::ACCEPT, HeaderValue::from_static(accept));
+        }
         // A stored validator that is not a valid header value (corrupt row) is dropped:
         // the fetch then is simply unconditional.
         if let Some(value) = validators.etag.as_deref().and_then(|v| HeaderValue::from_str(v).ok()) {
@@ -307,6 +332,12 @@ impl Fetcher {
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
+        if !wanted(content_type.as_deref()) {
+            return Err(FetchError::UnwantedType {
+                url: final_url.to_string(),
+                content_type,
+            });
+        }
         let initial = declared
             .and_then(|len| usize::try_from(len).ok())
             .unwrap_or(0)

@@ -305,6 +305,13 @@ pub struct ServeArgs {
     /// Operators: signed-in accounts with these emails (comma-separated) see usage.
     #[arg(long, env = "LOCALWIRE_ADMIN_EMAILS", default_value = "")]
     pub admin_emails: String,
+    /// Serve every image readers see (news pictures, publisher icons, pictures inside
+    /// articles and in today in history) through this server, so publishers and Wikimedia
+    /// never see readers' addresses (D380). `--image-proxy false` (or 0, no, off) hands
+    /// readers the original addresses instead.
+    #[arg(long, env = "LOCALWIRE_IMAGE_PROXY", default_value_t = true, action = clap::ArgAction::Set,
+        value_parser = BoolishValueParser::new())]
+    pub image_proxy: bool,
     /// The operator's ad client: a JSON file of text ads (client_id, adn_id, creatives),
     /// read and checked at start. Without it no ad slot renders (D345).
     #[arg(long = "ads", env = "LOCALWIRE_ADS", value_name = "FILE")]
@@ -507,6 +514,12 @@ impl ServeArgs {
                 ..Default::default()
             },
             ads,
+            image_proxy: api::image_proxy::ImageProxyConfig {
+                enabled: self.image_proxy,
+                // The feed fetcher's guard and its test-only allowance (D381).
+                fetch: api::image_proxy::image_fetch_policy(ingest::fetch::allow_private_from_env()),
+                ..Default::default()
+            },
             ..api::ApiConfig::default()
         })
     }

@@ -91,7 +91,13 @@ async fn open_store(args: &StoreArgs) -> Result<Arc<dyn Store>> {
 
 async fn serve(args: config::ServeArgs) -> Result<()> {
     let store = open_store(&args.store).await?;
-    let api_config = args.api_config()?;
+    let mut api_config = args.api_config()?;
+    if api_config.image_proxy.enabled {
+        // One key in the database, so every server behind a load balancer signs alike (D380).
+        api_config.image_proxy.key = api::image_proxy::stored_key(&*store)
+            .await
+            .context("reading the image proxy key")?;
+    }
     if args.demo {
         // Before listening, so the first page already has news. Servers started together
         // on one database load it one after the other (D210): the later ones find it

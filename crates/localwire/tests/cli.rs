@@ -327,6 +327,7 @@ fn d358_switches_take_1_true_yes_on_and_their_opposites_from_the_environment() {
         "LOCALWIRE_ENCRYPT_RESPONSES",
         "LOCALWIRE_FORWARDED_FOR",
         "LOCALWIRE_ALLOW_PRIVATE_PUSH",
+        "LOCALWIRE_IMAGE_PROXY",
     ] {
         for value in ["1", "0", "true", "false", "yes", "no", "on", "off", "TRUE"] {
             let err = start(name, value);
@@ -335,4 +336,32 @@ fn d358_switches_take_1_true_yes_on_and_their_opposites_from_the_environment() {
         let err = start(name, "maybe");
         assert!(err.contains("invalid value 'maybe'"), "{name}=maybe: {err}");
     }
+}
+
+/// D380, D384: the image proxy is on unless the operator turns it off; on, pages let images
+/// load from this server only; off, from any https host as before.
+#[test]
+fn d380_the_image_proxy_is_on_by_default_and_the_switch_turns_it_off() {
+    let csp = |reply: &str| {
+        reply
+            .lines()
+            .find(|l| l.to_ascii_lowercase().starts_with("content-security-policy:"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let (mut child, addr) = serve_with("proxy-on", &[]);
+    let on = csp(&http_get(&addr, "/"));
+    let forged = http_get(&addr, "/proxy/AAAA/aHR0cHM6Ly9pbWcuZXhhbXBsZS9hLmpwZw");
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(on.contains("img-src 'self' data:;"), "{on}");
+    assert!(forged.starts_with("HTTP/1.1 403"), "{forged}");
+
+    let (mut child, addr) = serve_with("proxy-off", &["--image-proxy", "false"]);
+    let off = csp(&http_get(&addr, "/"));
+    let route = http_get(&addr, "/proxy/AAAA/aHR0cHM6Ly9pbWcuZXhhbXBsZS9hLmpwZw");
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(off.contains("img-src 'self' data: https:;"), "{off}");
+    assert!(route.starts_with("HTTP/1.1 404"), "{route}");
 }

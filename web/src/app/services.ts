@@ -106,8 +106,6 @@ export function createServices(options: ServicesOptions): Services {
     },
   });
   const storage = options.storage ?? window.localStorage;
-  // Started without a connection: the reader as this device last knew them (D393).
-  if (!isOnline()) restoreReaderState(queryClient, storage);
   const api = createApiClient({
     fetch: fetchImpl,
     // The page's word (the server's own) first; a build-time word only without a page
@@ -224,8 +222,12 @@ export function createServices(options: ServicesOptions): Services {
     },
     start: () => {
       const channel = acquisitionChannel(options.initialUrl.searchParams);
-      session
-        .startup({ channel, c: options.initialUrl.searchParams.get('c') })
+      // Started without a connection: the reader as this device last knew them (D393).
+      const restored = isOnline()
+        ? Promise.resolve(false)
+        : restoreReaderState(queryClient, storage);
+      restored
+        .then(() => session.startup({ channel, c: options.initialUrl.searchParams.get('c') }))
         .then(
           (user) => resolveReady(user),
           (error: unknown) => {

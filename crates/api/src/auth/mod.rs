@@ -227,6 +227,9 @@ pub async fn finish_sign_in(
         // (D350). Only the session just made for this sign-in stays.
         state.store.end_other_sessions(UserId(user.id), session_id).await?;
     }
+    // The provider's picture is shown through the image proxy like every image (D382).
+    let mut user = user;
+    state.image_proxy.rewrite(&mut user.photo);
     Ok(UserAndToken {
         user,
         token: compose_token(session_id, &secret),

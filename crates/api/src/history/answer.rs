@@ -93,6 +93,22 @@ pub struct Attribution {
     pub license_url: &'static str,
 }
 
+impl HistoryDay {
+    /// Every picture's address through the image proxy (D382): Wikimedia's servers never
+    /// see the reader.
+    pub fn proxy_images(&mut self, images: &crate::image_proxy::ImageProxy) {
+        for image in self
+            .sections
+            .iter_mut()
+            .flat_map(|s| s.entries.iter_mut())
+            .flat_map(|e| e.pages.iter_mut())
+            .filter_map(|p| p.image.as_mut())
+        {
+            images.rewrite(&mut image.src);
+        }
+    }
+}
+
 /// The answer for a reader of `city`: every section, local entries first (stable).
 pub fn build(day: &Day, lang: Locale, date: NaiveDate, city: &City) -> HistoryDay {
     let names = LocalNames::new(city, lang);
@@ -286,6 +302,35 @@ mod tests {
         let la = geo::all().iter().find(|c| c.name == "Los Angeles").unwrap();
         let d = build(&day(Locale::Fr), Locale::Fr, date, la);
         assert!(section(&d, Section::Deaths).entries[0].local);
+    }
+
+    #[test]
+    fn d382_history_pictures_are_addressed_through_the_image_proxy() {
+        let date = NaiveDate::from_ymd_opt(2026, 7, 1).unwrap();
+        let mut d = build(&day(Locale::En), Locale::En, date, geo::by_id(CityId(6167865)).unwrap());
+        let proxy = crate::image_proxy::ImageProxy::new(Default::default(), None);
+        let original = section(&d, Section::Selected).entries[0].pages[0]
+            .image
+            .as_ref()
+            .unwrap()
+            .src
+            .clone();
+        d.proxy_images(&proxy);
+        let pictures: Vec<&str> = d
+            .sections
+            .iter()
+            .flat_map(|s| &s.entries)
+            .flat_map(|e| &e.pages)
+            .filter_map(|p| p.image.as_ref())
+            .map(|i| i.src.as_str())
+            .collect();
+        assert!(!pictures.is_empty());
+        assert!(pictures.iter().all(|src| src.starts_with("/proxy/")), "{pictures:?}");
+        assert_eq!(pictures[0], proxy.path_for(&original));
+        assert_eq!(
+            section(&d, Section::Selected).entries[0].pages[0].url,
+            "https://en.wikipedia.org/wiki/Canadian_Confederation"
+        );
     }
 
     #[test]

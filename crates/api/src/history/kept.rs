@@ -38,8 +38,15 @@ impl History {
 }
 
 impl History {
-    /// The answer for a reader of `city` on `date`: kept, or made from the day.
-    pub async fn answer(&self, lang: Locale, date: NaiveDate, city: &'static City) -> Result<Arc<Kept>, ApiError> {
+    /// The answer for a reader of `city` on `date`: kept, or made from the day, its
+    /// pictures through the image proxy when it is on (D382).
+    pub async fn answer(
+        &self,
+        lang: Locale,
+        date: NaiveDate,
+        city: &'static City,
+        images: &crate::image_proxy::ImageProxy,
+    ) -> Result<Arc<Kept>, ApiError> {
         let key = (lang, date, city.id.0);
         if let Some(kept) = self.answers.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
             return Ok(kept.clone());
@@ -47,7 +54,9 @@ impl History {
         let day = self.source.day(lang, date).await.map_err(|why| {
             ApiError::Unavailable(format!("Today in history is unavailable: {why}. Try again later."))
         })?;
-        let body = ok_body(build(&day, lang, date, city))?;
+        let mut answer = build(&day, lang, date, city);
+        answer.proxy_images(images);
+        let body = ok_body(answer)?;
         let kept = Arc::new(Kept {
             etag: weak_etag(&body),
             body: Bytes::from(body),

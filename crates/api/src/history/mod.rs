@@ -73,7 +73,7 @@ pub async fn history_handler(
         None => geo::default_city(default_country(lang)).ok_or_else(|| ApiError::Internal("no default city".into()))?,
     };
     let date = place::local_date(domain::clock::now_ms(), city.timezone);
-    let kept = state.history.answer(lang, date, city).await?;
+    let kept = state.history.answer(lang, date, city, &state.image_proxy).await?;
     Ok(kept.respond(headers.get(header::IF_NONE_MATCH)))
 }
 

@@ -63,12 +63,12 @@ pub async fn detail(state: &AppState, p: &DetailParams, now: i64, view: &ReaderV
     let media: MediaDoc = match state.store.media(row.media_id).await? {
         Some(m) => MediaDoc {
             follow_status: view.follow_status(m.media_id),
-            ..m.into()
+            ..MediaDoc::new(m, &state.image_proxy)
         },
         None => MediaDoc {
             media_id: row.media_id,
             name: row.media_name.clone(),
-            icon_url: row.media_icon.clone(),
+            icon_url: state.image_proxy.url(&row.media_icon),
             home_url: row.media_home_url.clone(),
             about: String::new(),
             contact: String::new(),
@@ -127,11 +127,11 @@ pub async fn detail(state: &AppState, p: &DetailParams, now: i64, view: &ReaderV
     Ok(NewsDetail {
         news: NewsItem {
             media_follow: media.follow_status,
-            ..NewsItem::from_row(row, lang, now, Reason::Opened)
+            ..NewsItem::from_row(row, lang, now, Reason::Opened, &state.image_proxy)
         },
         media,
-        cluster: items(cluster, lang, now, view, Reason::SameStory),
-        related: items(related, lang, now, view, Reason::SamePlace),
+        cluster: items(cluster, lang, now, view, Reason::SameStory, &state.image_proxy),
+        related: items(related, lang, now, view, Reason::SamePlace, &state.image_proxy),
     })
 }
 

@@ -82,7 +82,7 @@ async fn plain_feed(
     let after = c.after(&[PLAIN])?.map(|(_, a)| a);
     let (rows, next) = keyset_page(state, &listing, &c.filter(), after, c.size, view).await?;
     Ok(FeedPage {
-        list: items(rows, c.names(), now, view, reason),
+        list: items(rows, c.names(), now, view, reason, &state.image_proxy),
         next_page_token: keyset_token(PLAIN, next),
         context,
     })
@@ -224,7 +224,7 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64, view: &ReaderView)
             let context = FeedContext {
                 media: Some(MediaDoc {
                     follow_status: view.follow_status(media_id),
-                    ..media.into()
+                    ..MediaDoc::new(media, &state.image_proxy)
                 }),
                 ..FeedContext::default()
             };
@@ -259,7 +259,7 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64, view: &ReaderView)
                 .await?;
             let (rows, next_page_token) = offset_page(rows, offset, c.size, true, view);
             Ok(FeedPage {
-                list: items(rows, lang, now, view, Reason::InCollection),
+                list: items(rows, lang, now, view, Reason::InCollection, &state.image_proxy),
                 next_page_token,
                 context,
             })
@@ -272,7 +272,7 @@ pub async fn feed(state: &AppState, p: &FeedParams, now: i64, view: &ReaderView)
                 .await?;
             let (rows, next_page_token) = offset_page(rows, offset, c.size, true, view);
             Ok(FeedPage {
-                list: items(rows, lang, now, view, Reason::Top),
+                list: items(rows, lang, now, view, Reason::Top, &state.image_proxy),
                 next_page_token,
                 context: FeedContext::default(),
             })

@@ -173,7 +173,7 @@ pub(super) async fn local_feed(
     };
     let lang = c.names();
     Ok(FeedPage {
-        list: items(rows, lang, now, view, scope.reason()),
+        list: items(rows, lang, now, view, scope.reason(), &state.image_proxy),
         next_page_token: keyset_token(scope.letter(), next),
         context: FeedContext {
             scope: Some(scope.name()),

@@ -35,7 +35,7 @@ pub async fn media_detail(state: &AppState, p: &MediaParams, view: &ReaderView) 
     let media = state.store.media(p.media_id).await?.ok_or(ApiError::NotFound)?;
     Ok(MediaDoc {
         follow_status: view.follow_status(p.media_id),
-        ..media.into()
+        ..MediaDoc::new(media, &state.image_proxy)
     })
 }
 

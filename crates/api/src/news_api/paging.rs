@@ -142,15 +142,22 @@ pub(super) fn offset_page(
 }
 
 /// The cards of a page made by the rule `reason` (D385), marked with the publishers the
-/// reader follows.
-pub(crate) fn items(rows: Vec<NewsRow>, lang: Locale, now: i64, view: &ReaderView, reason: Reason) -> Vec<NewsItem> {
+/// reader follows; their images through the image proxy when it is on (D382).
+pub(crate) fn items(
+    rows: Vec<NewsRow>,
+    lang: Locale,
+    now: i64,
+    view: &ReaderView,
+    reason: Reason,
+    images: &crate::image_proxy::ImageProxy,
+) -> Vec<NewsItem> {
     rows.into_iter()
         .map(|mut r| {
             r.content.clear();
             let follow = view.follow_status(r.media_id);
             NewsItem {
                 media_follow: follow,
-                ..NewsItem::from_row(r, lang, now, reason)
+                ..NewsItem::from_row(r, lang, now, reason, images)
             }
         })
         .collect()

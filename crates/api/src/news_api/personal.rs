@@ -101,7 +101,14 @@ pub(super) async fn following_feed(
     let listing = Listing::Publishers(followed);
     let (rows, next) = keyset_page(state, &listing, &ListFilter::default(), after, c.size, view).await?;
     Ok(FeedPage {
-        list: items(rows, c.names(), now, view, Reason::FollowedPublisher),
+        list: items(
+            rows,
+            c.names(),
+            now,
+            view,
+            Reason::FollowedPublisher,
+            &state.image_proxy,
+        ),
         next_page_token: keyset_token(PLAIN, next),
         context: FeedContext::default(),
     })
@@ -166,7 +173,7 @@ pub(super) async fn topics_feed(
     )
     .await?;
     Ok(FeedPage {
-        list: items(rows, c.names(), now, view, Reason::FollowedTopic),
+        list: items(rows, c.names(), now, view, Reason::FollowedTopic, &state.image_proxy),
         next_page_token: keyset_token(PLAIN, next),
         context: FeedContext::default(),
     })

@@ -126,7 +126,7 @@ pub async fn search_news(
     };
     let (rows, next_page_token) = offset_page(rows, offset, c.size, false, view);
     Ok(SearchNewsPage {
-        list: items(rows, c.names(), now, view, Reason::MatchesSearch),
+        list: items(rows, c.names(), now, view, Reason::MatchesSearch, &state.image_proxy),
         next_page_token,
         terms,
     })
@@ -185,7 +185,7 @@ pub async fn search_media(state: &AppState, p: &SearchMediaParams, view: &Reader
         if !view.blocks(m.media_id) {
             list.push(MediaDoc {
                 follow_status: view.follow_status(m.media_id),
-                ..m.into()
+                ..MediaDoc::new(m, &state.image_proxy)
             });
         }
     }

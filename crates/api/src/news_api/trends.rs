@@ -184,7 +184,7 @@ pub async fn trends(state: &AppState, p: &TrendsParams, now: i64, view: &ReaderV
                 .filter_map(|id| made.rows.get(id).cloned())
                 .collect();
             TrendDoc {
-                list: items(rows, p.lang, now, view, scope.reason()),
+                list: items(rows, p.lang, now, view, scope.reason(), &state.image_proxy),
                 phrase: t.phrase,
                 key: t.key,
                 recent: t.recent,

@@ -170,7 +170,7 @@ pub async fn alt_news(state: &AppState, entries: &[(NewsId, i64)]) -> Result<Vec
             Some(m) => m.clone(),
             None => {
                 let doc = match state.store.media(row.media_id).await? {
-                    Some(m) => MediaDoc::from(m),
+                    Some(m) => MediaDoc::new(m, &state.image_proxy),
                     None => continue,
                 };
                 media_cache.insert(row.media_id, doc.clone());
@@ -187,7 +187,7 @@ pub async fn alt_news(state: &AppState, entries: &[(NewsId, i64)]) -> Result<Vec
             news_id: row.news_id,
             news_title: row.title,
             news_content: row.summary,
-            news_img_url: image,
+            news_img_url: state.image_proxy.url(&image),
             create_time: *at,
             publish_time: row.publish_time_ms,
             news_type: row.news_type,

@@ -65,7 +65,7 @@ pub async fn follow_list(State(state): State<AppState>, call: Signed<Empty>) -> 
     let mut list = Vec::new();
     for f in state.store.followed_media(user).await? {
         if let Some(m) = state.store.media(f.media_id).await? {
-            let mut media = MediaDoc::from(m);
+            let mut media = MediaDoc::new(m, &state.image_proxy);
             media.follow_status = 1;
             list.push(FollowedDoc {
                 media,
@@ -139,7 +139,7 @@ pub async fn block_list(State(state): State<AppState>, call: Signed<PageParams>)
             list.push(BlockedDoc {
                 media_id: m.media_id,
                 media_name: m.name,
-                icon_url: m.icon_url,
+                icon_url: state.image_proxy.url(&m.icon_url),
                 home_url: m.home_url,
                 update_time: b.blocked_at_ms,
             });

@@ -4,9 +4,4 @@ export { useOnline, isOnline } from './connection';
 export { createOutbox, QUEUED, type Outbox, type FlushResult } from './outbox';
 export { forgetReaderCopies, registerServiceWorker, SERVICE_WORKER_URL } from './register';
 export { OfflineIndicator } from './OfflineIndicator';
-export {
-  forgetReaderState,
-  keepReaderState,
-  restoreReaderState,
-  saveReaderState,
-} from './readerState';
+export { forgetReaderState, keepReaderState, restoreReaderState } from './readerState';

@@ -1,11 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import {
-  forgetReaderState,
-  READER_STATE_KEY,
-  restoreReaderState,
-  saveReaderState,
-} from './readerState';
+import { forgetReaderState, READER_STATE_KEY } from './readerState';
+import { restoreReaderState, saveReaderState } from './readerStateCodec';
 
 function memory() {
   const stored = new Map<string, string>();

@@ -8,57 +8,31 @@
  * Read back only when the browser starts offline: online, the server is asked as always,
  * so a save made on another device shows. Written a second after the reader's data
  * changes, and as the page is left; emptied on sign-out with the other copies.
+ *
+ * The reading and writing (TanStack's dehydrate and hydrate) is a chunk of its own,
+ * fetched after start-up: it is not part of the first screen's weight.
  */
-import { dehydrate, hydrate, type Query, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 
-export const READER_STATE_KEY = 'lw:reader-state';
+import { READER_STATE_KEY } from './storageKeys';
+
+export { READER_STATE_KEY };
 const WRITE_AFTER_MS = 1000;
-/** Reactions to at most this many stories are kept (the stories kept for offline). */
-const REACTIONS_KEPT = 50;
 
 type Storage = Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem'>;
+type Codec = typeof import('./readerStateCodec');
 
-function kept(query: Query): boolean {
-  const [root, , kind] = query.queryKey as readonly unknown[];
-  if (query.state.status !== 'success') return false;
-  if (root === 'user') return true;
-  return (
-    root === 'reader' &&
-    (kind === 'savedIds' || kind === 'follows' || kind === 'reactions' || kind === 'list')
-  );
-}
-
-/** The reader's queries to keep: the newest reactions only, and only blocked of the lists. */
-function chosen(client: QueryClient): Set<Query> {
-  const all = client.getQueryCache().getAll().filter(kept);
-  const reactions = all
-    .filter((q) => q.queryKey[2] === 'reactions')
-    .sort((a, b) => b.state.dataUpdatedAt - a.state.dataUpdatedAt)
-    .slice(0, REACTIONS_KEPT);
-  return new Set([
-    ...all.filter((q) => q.queryKey[2] !== 'reactions' && q.queryKey[2] !== 'list'),
-    ...all.filter((q) => q.queryKey[2] === 'list' && q.queryKey[3] === 'blocked'),
-    ...reactions,
-  ]);
-}
-
-export function saveReaderState(client: QueryClient, storage: Storage): void {
-  const keep = chosen(client);
-  const state = dehydrate(client, { shouldDehydrateQuery: (q) => keep.has(q) });
-  try {
-    storage.setItem(READER_STATE_KEY, JSON.stringify(state));
-  } catch {
-    // Storage full or refused: an offline start then just does not know the reader.
-  }
+let codec: Promise<Codec> | undefined;
+let loaded: Codec | undefined;
+function loadCodec(): Promise<Codec> {
+  codec ??= import('./readerStateCodec').then((m) => (loaded = m));
+  return codec;
 }
 
 /** Puts the kept state back into the app's query cache; false when there was none. */
-export function restoreReaderState(client: QueryClient, storage: Storage): boolean {
+export async function restoreReaderState(client: QueryClient, storage: Storage): Promise<boolean> {
   try {
-    const text = storage.getItem(READER_STATE_KEY);
-    if (!text) return false;
-    hydrate(client, JSON.parse(text));
-    return true;
+    return (await loadCodec()).restoreReaderState(client, storage);
   } catch {
     return false;
   }
@@ -67,22 +41,24 @@ export function restoreReaderState(client: QueryClient, storage: Storage): boole
 /** Keeps the state as it changes; returns a stop function. */
 export function keepReaderState(client: QueryClient, storage: Storage): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const save = () => {
+    clearTimeout(timer);
+    // Before the chunk has come (the first second of a visit) there is nothing new to keep.
+    loaded?.saveReaderState(client, storage);
+  };
   const stop = client.getQueryCache().subscribe((event) => {
     if (event.type !== 'updated' && event.type !== 'removed') return;
     clearTimeout(timer);
-    timer = setTimeout(() => saveReaderState(client, storage), WRITE_AFTER_MS);
+    timer = setTimeout(save, WRITE_AFTER_MS);
   });
+  void loadCodec().catch(() => undefined);
   // Leaving the page (a reload, a link, a closed tab) writes at once: the wait above
   // would be cut short.
-  const now = () => {
-    clearTimeout(timer);
-    saveReaderState(client, storage);
-  };
-  if (typeof window !== 'undefined') window.addEventListener('pagehide', now);
+  if (typeof window !== 'undefined') window.addEventListener('pagehide', save);
   return () => {
     clearTimeout(timer);
     stop();
-    if (typeof window !== 'undefined') window.removeEventListener('pagehide', now);
+    if (typeof window !== 'undefined') window.removeEventListener('pagehide', save);
   };
 }
 
