@@ -3,7 +3,7 @@
  * reads, and how many of the reader's changes wait to be sent (and that they are being
  * sent once the connection is back). Nothing shows while online with nothing waiting.
  */
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useDeferredValue, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServices } from '../../app/context';
 import { useOnline } from './connection';
@@ -34,6 +34,10 @@ export function OfflineIndicator() {
   const online = useOnline();
   const waiting = useWaiting(outbox);
   const showing = !online || waiting > 0;
+  // The (empty) live region joins the page after its first screen, which the server wrote
+  // without it (D230); with something to say it shows at once.
+  const afterFirstPaint = useDeferredValue(true, false);
+  if (!showing && !afterFirstPaint) return null;
   return (
     <div className="offline-indicator" role="status" aria-live="polite" hidden={!showing}>
       {!online && <p className="offline-indicator__state">{t('Offline_Now')}</p>}

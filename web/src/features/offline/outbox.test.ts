@@ -150,6 +150,13 @@ describe('issue 31 offline queue: saves, reactions, follows and blocks made offl
     expect(outbox.entries()[0].key).toBe('save:5');
   });
 
+  it('while the browser says offline, a flush tries nothing', async () => {
+    const { outbox, sent } = setup({ online: false });
+    await outbox.send('save:1', '/user/collect', { news_id: 1 });
+    await expect(outbox.flush()).resolves.toEqual({ sent: 0, refused: 0, left: 1 });
+    expect(sent).toEqual([]);
+  });
+
   it('one send at a time: two flushes at once send each change once', async () => {
     const { outbox, sent, state } = setup({ online: false });
     await outbox.send('save:1', '/user/collect', { news_id: 1 });

@@ -108,6 +108,8 @@ export function createOutbox(deps: OutboxDeps) {
   }
 
   async function sendAll(): Promise<FlushResult> {
+    // The browser knows it has no connection: nothing to try.
+    if (!online()) return { sent: 0, refused: 0, left: read().length };
     const owner = ownerOf(deps.token());
     let sent = 0;
     let refused = 0;
