@@ -372,9 +372,15 @@ async fn facebook_without_email_signs_in(env: &Env) {
         (user["name"].as_str(), user["email"].as_str()),
         (Some("Grace Hopper"), Some(""))
     );
-    assert_eq!(
-        user["photo"], "https://graph.example/p/1001.jpg",
-        "§7.16 avatar from the picture data"
+    // §7.16 avatar from the picture data, handed out through the image proxy (D382).
+    let photo = user["photo"].as_str().unwrap_or_default();
+    let original = base64::Engine::encode(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD,
+        "https://graph.example/p/1001.jpg",
+    );
+    assert!(
+        photo.starts_with("/proxy/") && photo.ends_with(&format!("/{original}")),
+        "§7.16 avatar from the picture data, through the image proxy: {photo}"
     );
 }
 
