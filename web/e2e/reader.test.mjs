@@ -101,7 +101,11 @@ describe("The reader's own things", { skip }, () => {
       await page.goto(`${server.url}/latest`);
       await publisherCards.first().waitFor();
       assert.deepEqual(
-        problems.filter((p) => !p.includes('ERR_NAME_NOT_RESOLVED')),
+        // Publishers' icons are on hosts this offline machine cannot reach: the image proxy
+        // (D380) answers 502 for them.
+        problems.filter(
+          (p) => !p.includes('ERR_NAME_NOT_RESOLVED') && !p.includes('502 (Bad Gateway)'),
+        ),
         [],
         'no console errors or CSP violations',
       );
@@ -172,7 +176,11 @@ describe("The reader's own things", { skip }, () => {
         .first()
         .waitFor();
       assert.deepEqual(
-        problems.filter((p) => !p.includes('ERR_NAME_NOT_RESOLVED')),
+        // Publishers' icons are on hosts this offline machine cannot reach: the image proxy
+        // (D380) answers 502 for them.
+        problems.filter(
+          (p) => !p.includes('ERR_NAME_NOT_RESOLVED') && !p.includes('502 (Bad Gateway)'),
+        ),
         [],
         'no console errors or CSP violations',
       );
