@@ -214,7 +214,7 @@ pub fn router(state: AppState) -> Router {
         .route("/_app/version.json", get(app_config::version))
         .route("/_app/builds/{file}", get(app_config::build_manifest))
         .route("/demo/media/{*path}", get(demo_media::serve))
-        .route("/proxy/{mac}/{address}", get(image_proxy::serve))
+        .route("/proxy/{mac}/{address}", get(image_proxy::serve::serve))
         .route("/auth/complete.js", get(auth::page::complete_js))
         .route("/auth/{provider}/start", get(auth::web_flow::start))
         .route("/auth/{provider}/callback", get(auth::web_flow::callback))

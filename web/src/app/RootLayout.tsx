@@ -3,7 +3,7 @@ import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { OfflineIndicator } from '../features/offline';
 import { reportPage, reportSearch } from '../features/report';
 import { switchLocale } from '../i18n';
-import { useRouteHandle } from './context';
+import { useRouteHandle, useServices } from './context';
 import { DefaultLayout } from './layout/DefaultLayout';
 import { PageLayout } from './layout/PageLayout';
 
@@ -38,6 +38,7 @@ const PAGE_HEAD_WAIT_MS = 100;
 
 export function RootLayout() {
   const { def, locale } = useRouteHandle();
+  const { outbox } = useServices();
   useReportNavigation(def?.name ?? null);
   // The committed route's locale is the page's language, switched before paint (D144).
   useLayoutEffect(() => switchLocale(locale), [locale]);
@@ -47,7 +48,7 @@ export function RootLayout() {
     <>
       {/* §2.23: scroll to top on page change, restore the position on back navigation. */}
       <ScrollRestoration />
-      <OfflineIndicator />
+      <OfflineIndicator outbox={outbox} />
       <Layout>
         <Outlet />
       </Layout>

@@ -5,7 +5,6 @@
  */
 import { useCallback, useDeferredValue, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/context';
 import { useOnline } from './connection';
 import { OUTBOX_KEY, type Outbox } from './outbox';
 
@@ -28,9 +27,9 @@ function useWaiting(outbox: Outbox): number {
   return useSyncExternalStore(subscribe, outbox.size, () => 0);
 }
 
-export function OfflineIndicator() {
+/** `outbox`: the app's (services), handed in so this feature does not reach up into `app/`. */
+export function OfflineIndicator({ outbox }: { outbox: Outbox }) {
   const { t } = useTranslation();
-  const { outbox } = useServices();
   const online = useOnline();
   const waiting = useWaiting(outbox);
   const showing = !online || waiting > 0;
