@@ -38,6 +38,12 @@ pub enum Command {
     Ingest(IngestArgs),
     /// Manage special collections (`/special/{slug}`).
     Specials(SpecialsArgs),
+    /// Copy the SQLite databases into one file, while a server keeps serving
+    /// (PostgreSQL: use pg_dump, see the README).
+    Backup(BackupArgs),
+    /// Put a backup made by `localwire backup` in place (the server must be stopped; the
+    /// files it replaces are moved aside, not deleted).
+    Restore(RestoreArgs),
 }
 
 #[derive(Args, Debug)]
@@ -127,6 +133,22 @@ pub struct IngestArgs {
     /// Fetch every feed once, whether due or not, and exit.
     #[arg(long)]
     pub once: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct BackupArgs {
+    /// The backup file to write (a tar of the database files; replaced if it exists).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct RestoreArgs {
+    /// A file written by `localwire backup`.
+    pub file: PathBuf,
     #[command(flatten)]
     pub store: StoreArgs,
 }

@@ -59,6 +59,33 @@ async fn run(cli: Cli) -> Result<()> {
             SpecialsCommand::List(args) => operator::specials_list(&open_store(&args).await?).await,
             SpecialsCommand::Remove(args) => operator::specials_remove(&open_store(&args.store).await?, &args).await,
         },
+        Command::Backup(args) => operator::backup(&sqlite_file(&args.store, "backup")?, &args.file),
+        Command::Restore(args) => operator::restore(&sqlite_file(&args.store, "restore")?, &args.file),
+    }
+}
+
+/// The SQLite identity database `args` name, or a message for PostgreSQL (whose own tools
+/// back it up) and in-memory databases.
+fn sqlite_file(args: &StoreArgs, command: &str) -> Result<std::path::PathBuf> {
+    let postgres =
+        "PostgreSQL is backed up with its own tools: pg_dump and pg_restore (see the README's Backups section)";
+    match sqlite_path(args)? {
+        Some(path) => Ok(path),
+        None if args.database_url.as_deref().is_some_and(|u| u.starts_with("postgres")) => {
+            anyhow::bail!("`localwire {command}` works on SQLite data directories. {postgres}.")
+        }
+        None => anyhow::bail!("`localwire {command}` needs an SQLite database in a file, not in memory."),
+    }
+}
+
+/// Where the SQLite identity database of `args` lives (None: PostgreSQL or in memory).
+fn sqlite_path(args: &StoreArgs) -> Result<Option<std::path::PathBuf>> {
+    match args.database_url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
+        Some(url) if url.starts_with("sqlite:") => {
+            Ok(store_sqlite::backup::file_of_url(url).context("reading DATABASE_URL")?)
+        }
+        Some(_) => Ok(None),
+        None => Ok(Some(args.data_dir.join("localwire.sqlite"))),
     }
 }
 
@@ -90,6 +117,11 @@ async fn open_store(args: &StoreArgs) -> Result<Arc<dyn Store>> {
 }
 
 async fn serve(args: config::ServeArgs) -> Result<()> {
+    // One server per SQLite data directory (D165, D395): held until the process ends.
+    let _owner = match sqlite_path(&args.store)? {
+        Some(path) => Some(store_sqlite::backup::DataDirOwner::take(&path)?),
+        None => None,
+    };
     let store = open_store(&args.store).await?;
     let mut api_config = args.api_config()?;
     if api_config.image_proxy.enabled {

@@ -296,3 +296,39 @@ pub async fn specials_remove(store: &Arc<dyn Store>, args: &SpecialRemoveArgs) -
     println!("Removed /special/{}.", args.slug.trim());
     Ok(())
 }
+
+/// `localwire backup FILE` (D395).
+pub fn backup(identity: &std::path::Path, out: &std::path::Path) -> Result<()> {
+    let summary = store_sqlite::backup::backup(identity, out)?;
+    let bytes: u64 = summary.files.iter().map(|(_, b)| b).sum();
+    println!(
+        "Backed up {} databases ({}) to {} ({bytes} bytes).",
+        summary.files.len(),
+        names(&summary.files),
+        out.display()
+    );
+    Ok(())
+}
+
+/// `localwire restore FILE` (D395).
+pub fn restore(identity: &std::path::Path, input: &std::path::Path) -> Result<()> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default();
+    let summary = store_sqlite::backup::restore(identity, input, now)?;
+    println!(
+        "Restored {} databases ({}) from {}.",
+        summary.files.len(),
+        names(&summary.files),
+        input.display()
+    );
+    if let Some(aside) = summary.moved_aside {
+        println!("The databases it replaced are in {}.", aside.display());
+    }
+    Ok(())
+}
+
+fn names(files: &[(String, u64)]) -> String {
+    files.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+}

@@ -39,6 +39,8 @@ fn help_on_every_subcommand() {
                 "export-opml",
                 "ingest",
                 "specials",
+                "backup",
+                "restore",
             ],
         ),
         (vec!["feeds", "--help"], vec!["add", "list", "remove"]),
@@ -60,6 +62,8 @@ fn help_on_every_subcommand() {
             ],
         ),
         (vec!["migrate", "--help"], vec!["--data-dir", "DATABASE_URL"]),
+        (vec!["backup", "--help"], vec!["<FILE>", "--data-dir", "pg_dump"]),
+        (vec!["restore", "--help"], vec!["<FILE>", "--data-dir"]),
     ] {
         let out = bin().args(&args).output().unwrap();
         assert!(out.status.success(), "{args:?}");

@@ -32,6 +32,7 @@ macro_rules! user_columns {
 }
 
 mod accounts;
+pub mod backup;
 mod content;
 mod content_write;
 mod guest_writer;

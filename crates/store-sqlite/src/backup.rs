@@ -1,0 +1,291 @@
+//! `localwire backup FILE` and `localwire restore FILE` for the SQLite engine (issue 30,
+//! D395). A backup is one tar file holding a consistent copy of each database file of the
+//! data directory (identity, content, reports), made with `VACUUM INTO` while a server
+//! keeps serving. A restore checks every copy before it touches the data directory, moves
+//! what was there aside (nothing is deleted), and refuses while a server owns the
+//! directory ([`DataDirOwner`]).
+//!
+//! Plain blocking code: the CLI runs it on its own, never inside a request.
+
+use crate::content_file;
+use crate::report_writer::reports_file;
+use rusqlite::{Connection, OpenFlags};
+use std::fs::{self, File, TryLockError};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// The file an `sqlite:` URL names; None for an in-memory database.
+pub fn file_of_url(url: &str) -> std::result::Result<Option<PathBuf>, crate::StoreError> {
+    let options = sqlx::sqlite::SqliteConnectOptions::from_str(url).map_err(crate::db)?;
+    let path = options.get_filename();
+    let in_memory = url.contains(":memory:") || url.contains("mode=memory") || path.as_os_str().is_empty();
+    Ok((!in_memory).then(|| path.to_path_buf()))
+}
+
+/// The lock file beside the identity database that a serving process holds.
+pub fn lock_file(identity: &Path) -> PathBuf {
+    let mut name = identity.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    identity.with_file_name(name)
+}
+
+/// While held, this process owns the data directory: a second `serve` on it, or a restore
+/// into it, is refused. One server per SQLite data directory is what the guest writer
+/// assumes (it hands out ids in memory, D165). The operating system drops the lock when
+/// the process ends, a crash included, so a stale lock file never blocks anything.
+#[derive(Debug)]
+pub struct DataDirOwner {
+    _file: File,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BackupError {
+    #[error(
+        "another Localwire process is serving from {0}; stop it before restoring (or start this one on another data directory)"
+    )]
+    InUse(PathBuf),
+    #[error("{0} does not exist; give the data directory (--data-dir) of a Localwire installation")]
+    NoDatabase(PathBuf),
+    #[error("{what}: {source}")]
+    Io { what: String, source: io::Error },
+    #[error("{what}: {source}")]
+    Sqlite { what: String, source: rusqlite::Error },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+type Result<T> = std::result::Result<T, BackupError>;
+
+fn io_err(what: impl Into<String>) -> impl FnOnce(io::Error) -> BackupError {
+    let what = what.into();
+    move |source| BackupError::Io { what, source }
+}
+
+fn sql_err(what: impl Into<String>) -> impl FnOnce(rusqlite::Error) -> BackupError {
+    let what = what.into();
+    move |source| BackupError::Sqlite { what, source }
+}
+
+impl DataDirOwner {
+    /// Take the data directory of `identity` for this process, or say who has it.
+    pub fn take(identity: &Path) -> Result<DataDirOwner> {
+        let path = lock_file(identity);
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            fs::create_dir_all(dir).map_err(io_err(format!("creating {}", dir.display())))?;
+        }
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io_err(format!("opening {}", path.display())))?;
+        match file.try_lock() {
+            Ok(()) => Ok(DataDirOwner { _file: file }),
+            Err(TryLockError::WouldBlock) => Err(BackupError::InUse(identity.to_path_buf())),
+            Err(TryLockError::Error(e)) => Err(io_err(format!("locking {}", path.display()))(e)),
+        }
+    }
+}
+
+/// The database files of a data directory, in the order a backup copies them: people
+/// first, then the content they point at, so a copy never holds a saved story whose story
+/// is missing (content only grows between the two copies, and retention drops stories
+/// days old, not seconds). A data directory from before the content split has no content
+/// file; every directory since issue 29 has a reports file.
+fn database_files(identity: &Path) -> Vec<(&'static str, PathBuf)> {
+    [
+        ("localwire.sqlite", identity.to_path_buf()),
+        ("localwire-content.sqlite", content_file(identity)),
+        ("localwire-reports.sqlite", reports_file(identity)),
+    ]
+    .into_iter()
+    .filter(|(_, path)| path.exists())
+    .collect()
+}
+
+/// What a backup or restore did, for the CLI to print.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Each database: its name in the backup and its bytes.
+    pub files: Vec<(String, u64)>,
+    /// Where a restore moved the files it replaced.
+    pub moved_aside: Option<PathBuf>,
+}
+
+/// Copy the databases of `identity`'s data directory into the tar file `out`. Runs beside
+/// a serving process: `VACUUM INTO` reads one snapshot of each file and writes a compact
+/// copy, without blocking the server's writers (WAL mode). The tar is written under a
+/// temporary name and renamed at the end, so `out` is always a whole backup or absent.
+pub fn backup(identity: &Path, out: &Path) -> Result<Summary> {
+    if !identity.exists() {
+        return Err(BackupError::NoDatabase(identity.to_path_buf()));
+    }
+    let partial = with_suffix(out, ".partial");
+    let scratch = with_suffix(out, ".parts");
+    let _ = fs::remove_dir_all(&scratch);
+    fs::create_dir_all(&scratch).map_err(io_err(format!("creating {}", scratch.display())))?;
+    let result = (|| {
+        let mut summary = Summary::default();
+        let mut tar =
+            tar::Builder::new(File::create(&partial).map_err(io_err(format!("creating {}", partial.display())))?);
+        for (name, path) in database_files(identity) {
+            let copy = scratch.join(name);
+            let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .map_err(sql_err(format!("opening {}", path.display())))?;
+            conn.busy_timeout(std::time::Duration::from_secs(30))
+                .map_err(sql_err("setting the busy timeout"))?;
+            conn.execute("VACUUM INTO ?1", [copy.to_string_lossy()])
+                .map_err(sql_err(format!("copying {}", path.display())))?;
+            drop(conn);
+            let bytes = fs::metadata(&copy)
+                .map_err(io_err(format!("reading {}", copy.display())))?
+                .len();
+            tar.append_path_with_name(&copy, name).map_err(io_err(format!(
+                "writing {} into {}",
+                name,
+                partial.display()
+            )))?;
+            fs::remove_file(&copy).map_err(io_err(format!("removing {}", copy.display())))?;
+            summary.files.push((name.to_string(), bytes));
+        }
+        let file = tar
+            .into_inner()
+            .map_err(io_err(format!("finishing {}", partial.display())))?;
+        file.sync_all()
+            .map_err(io_err(format!("syncing {}", partial.display())))?;
+        fs::rename(&partial, out).map_err(io_err(format!("renaming {} to {}", partial.display(), out.display())))?;
+        Ok(summary)
+    })();
+    let _ = fs::remove_dir_all(&scratch);
+    if result.is_err() {
+        let _ = fs::remove_file(&partial);
+    }
+    result
+}
+
+/// Put the databases of the backup `input` in place of `identity`'s. Checks the whole
+/// backup first (known names only, each an SQLite file whose `integrity_check` is ok, the
+/// identity database present), then moves the current files, with their WAL and shared
+/// memory files, into `before-restore-<unix seconds>/` beside them, then moves the copies in.
+pub fn restore(identity: &Path, input: &Path, now_unix: u64) -> Result<Summary> {
+    let _owner = DataDirOwner::take(identity)?;
+    let dir = identity
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let incoming = dir.join(format!(".restore-{now_unix}"));
+    let _ = fs::remove_dir_all(&incoming);
+    fs::create_dir_all(&incoming).map_err(io_err(format!("creating {}", incoming.display())))?;
+    let result = unpack_and_check(input, &incoming).and_then(|files| {
+        let targets: Vec<(String, PathBuf)> = files
+            .iter()
+            .map(|(name, _)| (name.clone(), target_of(identity, name)))
+            .collect();
+        let aside = dir.join(format!("before-restore-{now_unix}"));
+        let moved = move_aside(identity, &aside)?;
+        for (name, target) in &targets {
+            fs::rename(incoming.join(name), target)
+                .map_err(io_err(format!("moving the restored {name} to {}", target.display())))?;
+        }
+        Ok(Summary {
+            files,
+            moved_aside: moved.then_some(aside),
+        })
+    });
+    let _ = fs::remove_dir_all(&incoming);
+    result
+}
+
+fn target_of(identity: &Path, name: &str) -> PathBuf {
+    match name {
+        "localwire-content.sqlite" => content_file(identity),
+        "localwire-reports.sqlite" => reports_file(identity),
+        _ => identity.to_path_buf(),
+    }
+}
+
+const KNOWN: [&str; 3] = [
+    "localwire.sqlite",
+    "localwire-content.sqlite",
+    "localwire-reports.sqlite",
+];
+
+fn unpack_and_check(input: &Path, into: &Path) -> Result<Vec<(String, u64)>> {
+    let file = File::open(input).map_err(io_err(format!("opening the backup {}", input.display())))?;
+    let mut archive = tar::Archive::new(file);
+    let mut files = Vec::new();
+    let not_a_backup =
+        |e: io::Error| BackupError::Invalid(format!("{} is not a Localwire backup ({e})", input.display()));
+    for entry in archive.entries().map_err(not_a_backup)? {
+        let mut entry = entry.map_err(not_a_backup)?;
+        let name = entry
+            .path()
+            .map_err(io_err("reading a name in the backup"))?
+            .to_string_lossy()
+            .into_owned();
+        // Only the three names a backup writes: an entry naming any other path (`../x`,
+        // an absolute path) is never written anywhere.
+        let Some(known) = KNOWN.iter().find(|k| **k == name) else {
+            return Err(BackupError::Invalid(format!(
+                "{} is not a Localwire backup: it holds {name:?} (a backup holds only {})",
+                input.display(),
+                KNOWN.join(", ")
+            )));
+        };
+        let path = into.join(known);
+        let mut out = File::create(&path).map_err(io_err(format!("creating {}", path.display())))?;
+        let bytes =
+            io::copy(&mut entry, &mut out).map_err(io_err(format!("unpacking {name} from {}", input.display())))?;
+        out.sync_all().map_err(io_err(format!("syncing {}", path.display())))?;
+        check_database(&path, &name)?;
+        files.push((name, bytes));
+    }
+    if !files.iter().any(|(name, _)| name == KNOWN[0]) {
+        return Err(BackupError::Invalid(format!(
+            "{} is not a Localwire backup: it has no {}",
+            input.display(),
+            KNOWN[0]
+        )));
+    }
+    Ok(files)
+}
+
+fn check_database(path: &Path, name: &str) -> Result<()> {
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .map_err(sql_err(format!("opening {name} from the backup")))?;
+    let verdict: String = conn
+        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+        .map_err(|e| BackupError::Invalid(format!("{name} in the backup is not an SQLite database ({e})")))?;
+    if verdict != "ok" {
+        return Err(BackupError::Invalid(format!(
+            "{name} in the backup is damaged (integrity check: {verdict})"
+        )));
+    }
+    Ok(())
+}
+
+/// Move every current database file (and its -wal and -shm) into `aside`. False when the
+/// data directory held none.
+fn move_aside(identity: &Path, aside: &Path) -> Result<bool> {
+    let mut moved = false;
+    for name in KNOWN {
+        let base = target_of(identity, name);
+        for path in [base.clone(), with_suffix(&base, "-wal"), with_suffix(&base, "-shm")] {
+            if !path.exists() {
+                continue;
+            }
+            fs::create_dir_all(aside).map_err(io_err(format!("creating {}", aside.display())))?;
+            let to = aside.join(path.file_name().unwrap_or_default());
+            fs::rename(&path, &to).map_err(io_err(format!("moving {} to {}", path.display(), to.display())))?;
+            moved = true;
+        }
+    }
+    Ok(moved)
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(suffix);
+    PathBuf::from(name)
+}
