@@ -140,7 +140,7 @@ fn nonce() -> String {
     (0..10).map(|_| CHARS[rand_below(CHARS.len())] as char).collect()
 }
 
-fn rand_below(n: usize) -> usize {
+pub fn rand_below(n: usize) -> usize {
     use std::hash::{BuildHasher, RandomState};
     (RandomState::new().hash_one(Instant::now()) % n as u64) as usize
 }
