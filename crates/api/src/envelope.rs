@@ -128,6 +128,10 @@ pub enum ApiError {
     /// 503: an upstream (a sign-in provider) failed or did not answer in time.
     #[error("{0}")]
     Unavailable(String),
+    /// 503 with `Retry-After`: the database cannot be reached or written right now
+    /// (issue 30); the cause is logged, never shown.
+    #[error("The service cannot reach its database right now; try again in a few seconds.")]
+    StoreUnavailable(String),
     /// 403, 502 or 504: the image proxy could not give an image (D381); the text says why.
     #[error("{1}")]
     Upstream(StatusCode, String),
@@ -148,7 +152,7 @@ impl ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooManyRequests { .. } | ApiError::ReportDayUsed { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::ReportStoreFull(_) => StatusCode::INSUFFICIENT_STORAGE,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) | ApiError::StoreUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Upstream(status, _) => *status,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -164,9 +168,16 @@ fn seconds(n: u64) -> String {
     }
 }
 
+/// How long a client is told to wait when the database is unavailable: a PostgreSQL
+/// restart or failover takes seconds.
+pub const STORE_RETRY_AFTER_SECS: u64 = 5;
+
 impl From<store::StoreError> for ApiError {
     fn from(e: store::StoreError) -> Self {
-        ApiError::Internal(e.to_string())
+        match e {
+            store::StoreError::Unavailable(cause) => ApiError::StoreUnavailable(cause),
+            other => ApiError::Internal(other.to_string()),
+        }
     }
 }
 
@@ -179,6 +190,10 @@ impl IntoResponse for ApiError {
                 tracing::error!(%cause, "internal error in an API call");
                 serde_json::Value::Null
             }
+            ApiError::StoreUnavailable(cause) => {
+                tracing::warn!(%cause, "an API call found the database unavailable");
+                serde_json::Value::Null
+            }
             _ => serde_json::Value::Null,
         };
         let mut res = json_response(
@@ -189,6 +204,10 @@ impl IntoResponse for ApiError {
         {
             res.headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        }
+        if let ApiError::StoreUnavailable(_) = self {
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(STORE_RETRY_AFTER_SECS));
         }
         res
     }

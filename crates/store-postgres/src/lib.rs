@@ -78,7 +78,29 @@ pub struct PgStore {
 }
 
 pub(crate) fn db(e: sqlx::Error) -> StoreError {
-    StoreError::Database(e.to_string())
+    if unreachable(&e) {
+        StoreError::Unavailable(e.to_string())
+    } else {
+        StoreError::Database(e.to_string())
+    }
+}
+
+/// Errors that say the server is not there (or not taking work) rather than that the
+/// query was wrong: connection failures, the pool giving up, and the SQLSTATE classes
+/// for connection exceptions (08), operator intervention such as a shutdown (57P),
+/// and insufficient resources (53: disk full, out of memory, too many connections).
+fn unreachable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(d) => d
+            .code()
+            .is_some_and(|c| c.starts_with("08") || c.starts_with("57P") || c.starts_with("53")),
+        _ => false,
+    }
 }
 
 impl PgStore {
@@ -91,7 +113,9 @@ impl PgStore {
     pub async fn connect_with(options: PgConnectOptions) -> Result<PgStore> {
         let pool = PgPoolOptions::new()
             .max_connections(16)
-            .acquire_timeout(Duration::from_secs(10))
+            // While the database is down, a call waits this long for a connection before it
+            // answers 503 (issue 30); a healthy pool hands one out in microseconds.
+            .acquire_timeout(Duration::from_secs(3))
             .connect_with(options)
             .await
             .map_err(db)?;

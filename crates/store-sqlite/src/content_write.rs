@@ -26,7 +26,7 @@ use store::{Result, StoreError};
 use tokio::sync::oneshot;
 
 fn db(e: rusqlite::Error) -> StoreError {
-    StoreError::Database(e.to_string())
+    crate::rusqlite_db(e)
 }
 
 fn json(e: serde_json::Error) -> StoreError {

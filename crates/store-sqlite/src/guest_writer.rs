@@ -90,7 +90,7 @@ pub struct GuestWriter {
 }
 
 fn db(e: rusqlite::Error) -> StoreError {
-    StoreError::Database(e.to_string())
+    crate::rusqlite_db(e)
 }
 
 fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> Result<()> {

@@ -85,7 +85,29 @@ pub fn content_file(identity: &Path) -> PathBuf {
 }
 
 pub(crate) fn db(e: sqlx::Error) -> StoreError {
-    StoreError::Database(e.to_string())
+    let code = match &e {
+        sqlx::Error::Database(d) => d.code().and_then(|c| c.parse().ok()),
+        _ => None,
+    };
+    classify(code, e.to_string())
+}
+
+/// The same for the writer threads' own connections.
+pub(crate) fn rusqlite_db(e: rusqlite::Error) -> StoreError {
+    classify(e.sqlite_error().map(|f| f.extended_code), e.to_string())
+}
+
+/// SQLITE_BUSY past the busy timeout, SQLITE_IOERR (any of its extended codes) and
+/// SQLITE_FULL say the file cannot be written now, not that the statement is wrong: the
+/// API answers 503 and the call may be tried again (issue 30).
+fn classify(code: Option<i32>, message: String) -> StoreError {
+    const BUSY: i32 = 5;
+    const IOERR: i32 = 10;
+    const FULL: i32 = 13;
+    match code.map(|c| c & 0xff) {
+        Some(BUSY | IOERR | FULL) => StoreError::Unavailable(message),
+        _ => StoreError::Database(message),
+    }
 }
 
 impl SqliteStore {
@@ -621,5 +643,20 @@ mod tests {
             .unwrap();
         assert_eq!(rows, 150, "nothing lost");
         std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::*;
+
+    #[test]
+    fn busy_io_and_full_disk_are_unavailable_other_errors_are_database_errors() {
+        for code in [5, 10, 13, 10 | (3 << 8), 5 | (1 << 8)] {
+            assert!(matches!(classify(Some(code), "x".into()), StoreError::Unavailable(_)), "{code}");
+        }
+        for code in [None, Some(1), Some(19), Some(2067), Some(11)] {
+            assert!(matches!(classify(code, "x".into()), StoreError::Database(_)), "{code:?}");
+        }
     }
 }

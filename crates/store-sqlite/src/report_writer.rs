@@ -88,7 +88,7 @@ const JOINED: &str = "report_calls c JOIN report_events e ON e.id >= c.id * 128 
                       AND c.id = e.id / 128";
 
 fn db(e: rusqlite::Error) -> StoreError {
-    StoreError::Database(e.to_string())
+    crate::rusqlite_db(e)
 }
 
 enum Job {

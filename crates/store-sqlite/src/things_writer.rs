@@ -21,7 +21,7 @@ use tokio::sync::oneshot;
 const MAX_BATCH: usize = 256;
 
 fn db(e: rusqlite::Error) -> StoreError {
-    StoreError::Database(e.to_string())
+    crate::rusqlite_db(e)
 }
 
 /// One of the reader's small writes. Each answers whether it changed a row.
@@ -112,12 +112,8 @@ fn write_all(mut conn: Connection, incoming: &mpsc::Receiver<Request>) {
             }
             Err(e) => {
                 tracing::warn!(error = %e, writes = batch.len(), "a group of reader writes failed");
-                let message = match e {
-                    StoreError::Database(m) => m,
-                    other => other.to_string(),
-                };
                 for request in batch {
-                    let _ = request.done.send(Err(StoreError::Database(message.clone())));
+                    let _ = request.done.send(Err(e.clone()));
                 }
             }
         }

@@ -46,10 +46,15 @@ impl Engine {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum StoreError {
     #[error("database error: {0}")]
     Database(String),
+    /// The database cannot be reached or cannot write right now: the connection is lost,
+    /// the server is restarting, the file is locked past the busy timeout, or the disk is
+    /// full. The same call may succeed when tried again; the API answers 503 (issue 30).
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
     #[error("migration failed: {0}")]
     Migration(String),
 }

@@ -147,6 +147,12 @@ pub fn rand_below(n: usize) -> usize {
 
 /// A signed POST as the web app sends it (SPEC §7, the default sign word).
 pub fn call(addr: &str, device: &str, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+    let (status, _, body) = call_with_head(addr, device, path, token, body);
+    (status, body)
+}
+
+/// [`call`], with the answer's status line and headers too.
+pub fn call_with_head(addr: &str, device: &str, path: &str, token: Option<&str>, body: Value) -> (u16, String, Value) {
     let base = base_for(device);
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -165,14 +171,26 @@ pub fn call(addr: &str, device: &str, path: &str, token: Option<&str>, body: Val
     if let Some(t) = token {
         headers.push(("token", t));
     }
-    request(addr, "POST", &format!("/api{path}"), &headers, &body.to_string())
+    request_with_head(addr, "POST", &format!("/api{path}"), &headers, &body.to_string())
 }
 
 /// One HTTP/1.1 request on its own connection: (status, JSON body or Null). Status 0: the
 /// connection failed or closed without an answer.
 pub fn request(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, Value) {
+    let (status, _, body) = request_with_head(addr, method, path, headers, body);
+    (status, body)
+}
+
+/// [`request`], with the answer's status line and headers too.
+pub fn request_with_head(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String, Value) {
     let Ok(mut s) = std::net::TcpStream::connect(addr) else {
-        return (0, Value::Null);
+        return (0, String::new(), Value::Null);
     };
     let _ = s.set_read_timeout(Some(Duration::from_secs(30)));
     let mut head = format!(
@@ -187,18 +205,22 @@ pub fn request(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], b
         .and_then(|()| s.write_all(body.as_bytes()))
         .is_err()
     {
-        return (0, Value::Null);
+        return (0, String::new(), Value::Null);
     }
     let mut out = Vec::new();
     if s.read_to_end(&mut out).is_err() && out.is_empty() {
-        return (0, Value::Null);
+        return (0, String::new(), Value::Null);
     }
     let text = String::from_utf8_lossy(&out);
     let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
     let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
     let body = if chunked { dechunk(rest) } else { rest.to_string() };
-    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+    (
+        status,
+        head.to_string(),
+        serde_json::from_str(&body).unwrap_or(Value::Null),
+    )
 }
 
 fn dechunk(mut rest: &str) -> String {
