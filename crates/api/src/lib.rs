@@ -13,6 +13,7 @@ pub mod encrypted_answers;
 pub mod envelope;
 pub mod geo_api;
 pub mod guests;
+pub mod health;
 pub mod history;
 pub mod i18n;
 pub mod image_proxy;
@@ -49,7 +50,6 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get};
 use envelope::{ApiError, json_response};
-use serde_json::json;
 use std::sync::LazyLock;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
@@ -169,23 +169,23 @@ async fn method_not_allowed(req: Request) -> Response {
 }
 
 async fn healthz(State(state): State<AppState>) -> Response {
-    match state.store.health().await {
-        Ok(()) => json_response(
-            StatusCode::OK,
-            &json!({ "status": "ok", "database": state.store.engine().name() }),
-        ),
-        Err(e) => {
-            tracing::error!(error = %e, "health check: database unreachable");
-            json_response(
-                StatusCode::SERVICE_UNAVAILABLE,
-                &json!({ "status": "error", "database": state.store.engine().name() }),
-            )
-        }
-    }
+    let health = health::check(state.store.as_ref(), &state.loops, state::now_ms()).await;
+    let status = if health.status == health::Status::Error {
+        tracing::error!("health check: the database does not answer");
+        StatusCode::SERVICE_UNAVAILABLE
+    } else {
+        StatusCode::OK
+    };
+    let mut res = json_response(status, &health);
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
 }
 
 async fn metrics_handler(State(state): State<AppState>) -> Response {
-    let text = state.metrics.render(&state.shell.build_id, state.store.engine().name());
+    let health = health::check(state.store.as_ref(), &state.loops, state::now_ms()).await;
+    let mut text = state.metrics.render(&state.shell.build_id, state.store.engine().name());
+    text.push_str(&health::render(&health));
     let mut res = text.into_response();
     res.headers_mut().insert(
         header::CONTENT_TYPE,

@@ -152,6 +152,8 @@ pub struct Inner {
     pub report_budget: crate::report::budget::ReportBudget,
     /// Image addresses signed for, and images fetched through, this server (D380–D384).
     pub image_proxy: crate::image_proxy::ImageProxy,
+    /// The background loops this process runs, for `/healthz` (D397).
+    pub loops: crate::health::Loops,
 }
 
 impl AppState {
@@ -183,6 +185,7 @@ impl AppState {
                 config.report.max_bytes,
             ),
             image_proxy: crate::image_proxy::ImageProxy::new(config.image_proxy.clone(), config.public_url.as_deref()),
+            loops: Default::default(),
             config,
         }))
     }

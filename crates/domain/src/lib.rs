@@ -6,6 +6,7 @@
 pub mod clock;
 pub mod constants;
 pub mod geo;
+pub mod heartbeat;
 pub mod ids;
 pub mod locale;
 pub mod notify;

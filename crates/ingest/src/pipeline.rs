@@ -84,6 +84,8 @@ pub struct Pipeline {
     writing: tokio::sync::Mutex<()>,
     /// What written batches' provisional entries became, for the window's next user.
     settled: std::sync::Mutex<Settled>,
+    /// When `run_forever`'s rounds last worked or failed, for `/healthz` (issue 30).
+    heartbeat: Arc<domain::heartbeat::Heartbeat>,
 }
 
 /// Outcomes of store writes not yet applied to the window.
@@ -160,7 +162,13 @@ impl Pipeline {
             }),
             writing: tokio::sync::Mutex::new(()),
             settled: std::sync::Mutex::new(Settled::default()),
+            heartbeat: Arc::default(),
         })
+    }
+
+    /// The continuous loop's heartbeat (`run_forever`).
+    pub fn heartbeat(&self) -> Arc<domain::heartbeat::Heartbeat> {
+        self.heartbeat.clone()
     }
 
     /// At the start of a round: forget items too old to matter and read what other
@@ -214,6 +222,7 @@ impl Pipeline {
                 self.refresh_window(now).await?;
                 refreshed = true;
             }
+            self.heartbeat.set_in_flight(claimed.len() as i64);
             let mut tasks = JoinSet::new();
             for feed in claimed {
                 let this = Arc::clone(self);
@@ -224,6 +233,7 @@ impl Pipeline {
                     Ok(report) => reports.push(report),
                     Err(e) => tracing::error!(error = %e, "a feed task panicked; its lease will expire"),
                 }
+                self.heartbeat.set_in_flight(tasks.len() as i64);
             }
         }
         // The round's items and fetch records are durable and seen once it returns.
@@ -239,7 +249,12 @@ impl Pipeline {
     pub async fn run_forever(self: Arc<Self>, shutdown: impl std::future::Future<Output = ()>) {
         tokio::pin!(shutdown);
         loop {
-            match self.run_round(false).await {
+            let round = self.run_round(false).await;
+            match &round {
+                Ok(_) => self.heartbeat.round_ok(now_ms()),
+                Err(_) => self.heartbeat.round_failed(now_ms()),
+            }
+            match round {
                 Ok(reports) if !reports.is_empty() => {
                     let mut total = RoundReport::default();
                     reports.iter().for_each(|r| total.add(r));

@@ -148,6 +148,7 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     }
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let pipeline = ingest::pipeline::Pipeline::new(store.clone(), operator::fetcher()?);
+    let ingestion_beat = pipeline.heartbeat();
     let ingestion = tokio::spawn(pipeline.run_forever(async move {
         let mut stopped = stopped;
         let _ = stopped.wait_for(|s| *s).await;
@@ -159,10 +160,15 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     let purge = tokio::spawn(api::guests::purge_forever(store.clone(), api_config.guests.idle_days));
     let recount = tokio::spawn(api::reader::reactions::recount_forever(store.clone()));
     let state = api::AppState::new(store.clone(), api_config);
+    let _ = state.loops.ingestion.set(ingestion_beat);
     api::news_api::trends::warm_up(&state);
     // Web Push (issue 19): the notifier shares the state's sender and key.
     let notifier = state.config.push.notifier.then(|| {
         let notifier = api::push::notifier::Notifier::new(store.clone(), state.push.clone());
+        let _ = state
+            .loops
+            .notifier
+            .set((notifier.heartbeat.clone(), state.push.config.interval));
         let mut stopped = stop.subscribe();
         tokio::spawn(notifier.run_forever(async move {
             let _ = stopped.wait_for(|s| *s).await;

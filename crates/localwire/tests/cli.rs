@@ -159,6 +159,33 @@ fn serve_answers_and_stops_gracefully_on_sigterm() {
 
     let reply = http_get(&addr, "/healthz");
     assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    // D397: what is degraded, per part; both background loops run in `serve`.
+    let started = Instant::now();
+    let health = loop {
+        let reply = http_get(&addr, "/healthz");
+        let body: serde_json::Value = serde_json::from_str(reply.split("\r\n\r\n").nth(1).unwrap_or("")).unwrap();
+        if body["checks"]["ingestion"]["status"] != "starting" || started.elapsed() > Duration::from_secs(20) {
+            break body;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(health["status"], "ok", "{health}");
+    assert_eq!(health["database"], "sqlite", "{health}");
+    assert_eq!(health["checks"]["database"]["status"], "ok", "{health}");
+    assert_eq!(health["checks"]["ingestion"]["status"], "ok", "{health}");
+    assert_eq!(health["checks"]["ingestion"]["lag_seconds"], 0, "{health}");
+    assert!(
+        ["starting", "ok"].contains(&health["checks"]["notifier"]["status"].as_str().unwrap()),
+        "{health}"
+    );
+    let metrics = http_get(&addr, "/metrics");
+    for line in [
+        "localwire_database_up 1",
+        "localwire_ingestion_lag_seconds 0",
+        "localwire_feeds 0",
+    ] {
+        assert!(metrics.contains(line), "{line} in {metrics}");
+    }
 
     let pid = child.id().to_string();
     assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());

@@ -7,9 +7,9 @@ use sqlx::postgres::PgRow;
 use sqlx::{Postgres, Row, Transaction};
 use std::collections::BTreeSet;
 use store::content::{
-    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedId, FeedStatus, FetchRecord,
-    ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow, PlaceKey,
-    PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, Upserted,
+    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedHealth, FeedId, FeedStatus,
+    FetchRecord, ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow,
+    PlaceKey, PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, Upserted,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -617,6 +617,21 @@ impl ContentStore for PgStore {
         .await
         .map_err(db)?;
         Ok(done.rows_affected() > 0)
+    }
+
+    async fn feed_health(&self) -> Result<FeedHealth> {
+        let (feeds, oldest_due_ms, failing): (i64, Option<i64>, i64) = sqlx::query_as(
+            "SELECT count(*), min(next_due) FILTER (WHERE NOT paused), \
+             count(*) FILTER (WHERE consecutive_errors > 0 AND NOT paused) FROM feeds",
+        )
+        .fetch_one(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(FeedHealth {
+            feeds,
+            oldest_due_ms,
+            failing,
+        })
     }
 
     async fn feeds(&self) -> Result<Vec<FeedStatus>> {

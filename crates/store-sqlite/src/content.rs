@@ -7,9 +7,9 @@ use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 use store::content::{
-    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedId, FeedStatus, FetchRecord,
-    ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow, PlaceKey,
-    PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, Upserted,
+    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedHealth, FeedId, FeedStatus,
+    FetchRecord, ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow,
+    PlaceKey, PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, Upserted,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -276,6 +276,21 @@ impl ContentStore for SqliteStore {
                 w::set_feed_paused(tx, feed_id, paused, now_ms)
             })
             .await
+    }
+
+    async fn feed_health(&self) -> Result<FeedHealth> {
+        let (feeds, oldest_due_ms, failing) = sqlx::query_as(
+            "SELECT count(*), (SELECT min(next_due) FROM feeds WHERE paused = 0), \
+             coalesce(sum(CASE WHEN consecutive_errors > 0 AND paused = 0 THEN 1 ELSE 0 END), 0) FROM feeds",
+        )
+        .fetch_one(&self.content_reader)
+        .await
+        .map_err(db)?;
+        Ok(FeedHealth {
+            feeds,
+            oldest_due_ms,
+            failing,
+        })
     }
 
     async fn feeds(&self) -> Result<Vec<FeedStatus>> {

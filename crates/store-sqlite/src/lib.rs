@@ -653,10 +653,16 @@ mod error_tests {
     #[test]
     fn busy_io_and_full_disk_are_unavailable_other_errors_are_database_errors() {
         for code in [5, 10, 13, 10 | (3 << 8), 5 | (1 << 8)] {
-            assert!(matches!(classify(Some(code), "x".into()), StoreError::Unavailable(_)), "{code}");
+            assert!(
+                matches!(classify(Some(code), "x".into()), StoreError::Unavailable(_)),
+                "{code}"
+            );
         }
         for code in [None, Some(1), Some(19), Some(2067), Some(11)] {
-            assert!(matches!(classify(code, "x".into()), StoreError::Database(_)), "{code:?}");
+            assert!(
+                matches!(classify(code, "x".into()), StoreError::Database(_)),
+                "{code:?}"
+            );
         }
     }
 }

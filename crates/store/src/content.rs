@@ -114,6 +114,18 @@ pub struct FeedStatus {
     pub paused: bool,
 }
 
+/// Ingestion's state across every server sharing the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FeedHealth {
+    /// Feeds, paused ones included.
+    pub feeds: i64,
+    /// The earliest next-due time of a feed that is not paused: how far behind ingestion
+    /// is when it lies in the past.
+    pub oldest_due_ms: Option<i64>,
+    /// Feeds not paused whose last fetch failed.
+    pub failing: i64,
+}
+
 /// A feed claimed for fetching: everything the fetcher and pipeline need.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClaimedFeed {
@@ -352,6 +364,9 @@ pub trait ContentStore: Send + Sync {
     /// Pause or resume a feed (D336). A paused feed keeps its stories and is never claimed;
     /// a resumed one is due at once. False when there is no such feed.
     async fn set_feed_paused(&self, feed_id: FeedId, paused: bool, now_ms: i64) -> Result<bool>;
+
+    /// How ingestion keeps up, for `/healthz` and `/metrics` (issue 30): one cheap read.
+    async fn feed_health(&self) -> Result<FeedHealth>;
 
     /// Lease up to `limit` feeds due at `now_ms` until `lease_until_ms`. Several servers
     /// can call this at once: a feed is leased to one of them only.

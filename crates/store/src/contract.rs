@@ -272,6 +272,7 @@ macro_rules! store_contract_tests {
             due_feeds_are_leased_once_and_released_by_a_fetch,
             removing_a_feed_removes_its_items_and_an_orphan_publisher,
             d336_a_paused_feed_is_never_claimed_and_due_at_once_when_resumed,
+            d397_feed_health_counts_feeds_the_oldest_due_and_the_failing,
             known_hashes_report_stored_versions,
             specials_round_trip,
         );

@@ -2,8 +2,8 @@
 
 use crate::Store;
 use crate::content::{
-    After, ClusterChoice, ClusterId, FeedId, FetchRecord, ListFilter, Listing, MediaId, NewFeed, NewMedia, NewsId,
-    NewsRecord, PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted,
+    After, ClusterChoice, ClusterId, FeedHealth, FeedId, FetchRecord, ListFilter, Listing, MediaId, NewFeed, NewMedia,
+    NewsId, NewsRecord, PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted,
 };
 
 const T0: i64 = 1_763_640_000_000;
@@ -785,6 +785,52 @@ pub async fn due_feeds_are_leased_once_and_released_by_a_fetch(store: &dyn Store
         (status.last_status, status.last_items, status.last_fetch_ms),
         (Some(200), 3, Some(T0 + 5))
     );
+}
+
+pub async fn d397_feed_health_counts_feeds_the_oldest_due_and_the_failing(store: &dyn Store) {
+    assert_eq!(store.feed_health().await.unwrap(), FeedHealth::default(), "no feeds");
+    store
+        .import_publishers(
+            &[publisher(
+                "health",
+                "Health",
+                "US",
+                "DC",
+                "Washington",
+                &["https://h.example/1", "https://h.example/2", "https://h.example/3"],
+            )],
+            T0,
+        )
+        .await
+        .unwrap();
+    let health = store.feed_health().await.unwrap();
+    assert_eq!((health.feeds, health.failing), (3, 0));
+    let oldest = health.oldest_due_ms.expect("new feeds are due");
+    assert!(oldest <= T0, "new feeds are due at once: {oldest}");
+
+    let claimed = store.claim_due_feeds(T0, T0 + 60_000, 10).await.unwrap();
+    let mut failed = fetched(T0 + 5, 500, 0);
+    failed.error = "HTTP 500".into();
+    failed.consecutive_errors = 1;
+    store.record_fetch(claimed[0].feed_id, &failed).await.unwrap();
+    store
+        .record_fetch(claimed[1].feed_id, &fetched(T0 + 5, 200, 3))
+        .await
+        .unwrap();
+    store
+        .record_fetch(claimed[2].feed_id, &fetched(T0 + 5, 200, 3))
+        .await
+        .unwrap();
+    let health = store.feed_health().await.unwrap();
+    assert_eq!((health.feeds, health.failing), (3, 1));
+    assert!(
+        health.oldest_due_ms.unwrap() > T0,
+        "every feed is fetched and due later"
+    );
+
+    // A paused feed neither lags nor fails.
+    store.set_feed_paused(claimed[0].feed_id, true, T0 + 10).await.unwrap();
+    assert_eq!(store.feed_health().await.unwrap().failing, 0);
 }
 
 pub async fn d336_a_paused_feed_is_never_claimed_and_due_at_once_when_resumed(store: &dyn Store) {

@@ -229,11 +229,17 @@ struct Job {
 pub struct Notifier {
     pub store: Arc<dyn Store>,
     pub push: Arc<Push>,
+    /// When rounds last worked or failed, for `/healthz` (issue 30).
+    pub heartbeat: Arc<domain::heartbeat::Heartbeat>,
 }
 
 impl Notifier {
     pub fn new(store: Arc<dyn Store>, push: Arc<Push>) -> Notifier {
-        Notifier { store, push }
+        Notifier {
+            store,
+            push,
+            heartbeat: Arc::default(),
+        }
     }
 
     /// Run rounds until `stop` resolves, one every configured interval.
@@ -246,7 +252,12 @@ impl Notifier {
                 _ = &mut stop => return,
                 _ = tick.tick() => {}
             }
-            match self.round(domain::clock::now_ms()).await {
+            let round = self.round(domain::clock::now_ms()).await;
+            match &round {
+                Ok(_) => self.heartbeat.round_ok(domain::clock::now_ms()),
+                Err(_) => self.heartbeat.round_failed(domain::clock::now_ms()),
+            }
+            match round {
                 Ok(r) if r.claimed > 0 || r.gone > 0 => tracing::info!(?r, "notifier round"),
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "notifier round failed"),
