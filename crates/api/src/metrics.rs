@@ -22,6 +22,10 @@ pub struct Metrics {
     count: [AtomicU64; 4],
     /// Public read answers served from the read cache, and made (D140).
     read_cache: [AtomicU64; 3],
+    /// Requests handed to the app, and answers it made: equal once the server has
+    /// stopped, unless a request was dropped unanswered (D398).
+    started: AtomicU64,
+    answered: AtomicU64,
 }
 
 fn kind_of(path: &str) -> usize {
@@ -59,6 +63,11 @@ impl Metrics {
             crate::read_cache::Lookup::Miss => 2,
         };
         self.read_cache[i].fetch_add(1, Relaxed);
+    }
+
+    /// (requests handed to the app, answers it made) since the start.
+    pub fn started_and_answered(&self) -> (u64, u64) {
+        (self.started.load(Relaxed), self.answered.load(Relaxed))
     }
 
     pub fn render(&self, build_id: &str, engine: &str) -> String {
@@ -108,6 +117,13 @@ impl Metrics {
             let n = self.read_cache[i].load(Relaxed);
             out.push_str(&format!("localwire_read_cache_total{{result=\"{result}\"}} {n}\n"));
         }
+        let (started, answered) = self.started_and_answered();
+        out.push_str("# HELP localwire_http_requests_in_flight Requests being answered now.\n");
+        out.push_str("# TYPE localwire_http_requests_in_flight gauge\n");
+        out.push_str(&format!(
+            "localwire_http_requests_in_flight {}\n",
+            started.saturating_sub(answered)
+        ));
         out
     }
 }
@@ -116,9 +132,11 @@ impl Metrics {
 /// app's state, so the state can own them without a loop (D225).
 pub async fn track(State(metrics): State<Arc<Metrics>>, req: Request, next: Next) -> Response {
     let started = Instant::now();
+    metrics.started.fetch_add(1, Relaxed);
     let path = req.uri().path().to_owned();
     let res = next.run(req).await;
     metrics.record(&path, res.status().as_u16(), started.elapsed().as_secs_f64());
+    metrics.answered.fetch_add(1, Relaxed);
     res
 }
 

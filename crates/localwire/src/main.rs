@@ -2,6 +2,7 @@
 //! SQLite database by default.
 
 mod config;
+mod graceful;
 mod operator;
 
 /// glibc malloc showed up high in profiles of concurrent requests; mimalloc is
@@ -184,14 +185,22 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     tracing::info!(addr = %local, engine = store.engine().name(), build = %state.shell.build_id, "Localwire is serving");
     println!("Localwire is serving on http://{local}/");
     // The peer's address reaches handlers (rate limits count by it).
+    let metrics = state.metrics.clone();
     let app = api::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    graceful::serve(listener, app, shutdown_signal()).await?;
+    let (started, answered) = metrics.started_and_answered();
+    tracing::info!(started, answered, "stopped serving");
+    println!("Stopped serving: {answered} of {started} requests answered.");
     let _ = stop.send(true);
-    let _ = ingestion.await;
-    if let Some(notifier) = notifier {
-        let _ = notifier.await;
+    // A round in progress stops at its next feed boundary or is abandoned: leases expire
+    // and the next start fetches again (crash-safe, tests/crash.rs).
+    if tokio::time::timeout(LOOPS_STOP_WITHIN, ingestion).await.is_err() {
+        tracing::warn!("an ingestion round was still running; abandoned");
+    }
+    if let Some(notifier) = notifier
+        && tokio::time::timeout(LOOPS_STOP_WITHIN, notifier).await.is_err()
+    {
+        tracing::warn!("a push round was still running; abandoned");
     }
     retention.abort();
     purge.abort();
@@ -201,6 +210,9 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     tracing::info!("stopped");
     Ok(())
 }
+
+/// How long the background loops get to finish their round once serving has stopped.
+const LOOPS_STOP_WITHIN: std::time::Duration = std::time::Duration::from_secs(1);
 
 async fn shutdown_signal() {
     let ctrl_c = async {

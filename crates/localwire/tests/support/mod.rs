@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 /// Loading the demo corpus takes seconds; the machine running the tests may be busy.
@@ -37,6 +37,8 @@ pub struct Server {
     pub child: Child,
     pub addr: String,
     log: Option<std::thread::JoinHandle<String>>,
+    /// Every line it printed on stdout.
+    pub printed: Arc<Mutex<Vec<String>>>,
 }
 
 impl Server {
@@ -53,11 +55,12 @@ impl Server {
             .unwrap();
         let (tx, rx) = mpsc::channel();
         let stdout = child.stdout.take().unwrap();
+        let printed: Arc<Mutex<Vec<String>>> = Arc::default();
+        let keep = printed.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
-                }
+                keep.lock().unwrap().push(line.clone());
+                let _ = tx.send(line);
             }
         });
         let mut stderr = child.stderr.take().unwrap();
@@ -77,6 +80,7 @@ impl Server {
                             child,
                             addr,
                             log: Some(log),
+                            printed,
                         };
                     }
                 }
@@ -90,13 +94,21 @@ impl Server {
     }
 
     /// SIGTERM, then wait for the exit; what it logged.
-    pub fn stop(mut self) -> String {
+    pub fn stop(self) -> String {
+        self.stop_printing().0
+    }
+
+    /// [`Server::stop`], and every line it printed on stdout.
+    pub fn stop_printing(mut self) -> (String, Vec<String>) {
         let pid = self.child.id().to_string();
         let _ = Command::new("kill").args(["-TERM", &pid]).status();
         let status = self.child.wait().unwrap();
         let log = self.log.take().unwrap().join().unwrap_or_default();
         assert!(status.success(), "the server stopped with {status}: {log}");
-        log
+        // stdout closes with the process; its reader has the last lines soon after.
+        std::thread::sleep(Duration::from_millis(50));
+        let printed = self.printed.lock().unwrap().clone();
+        (log, printed)
     }
 
     /// SIGKILL: the process ends at once, as in a crash or power cut of the process.
