@@ -836,10 +836,22 @@ fn fallback_identity(link: Option<&str>, title: &str, published_ms: Option<i64>)
 }
 
 fn first_content_image(html: &str) -> Option<String> {
-    let start = html.find("<img")?;
-    let tag = &html[start..start + html[start..].find('>')?];
-    let src = tag.split(" src=\"").nth(1)?;
-    Some(decode_entities(&src[..src.find('"')?]))
+    // The sanitiser writes every attribute as name="value", with quotes escaped inside
+    // values: reading the tag attribute by attribute is exact, where looking for ` src="`
+    // was not (another attribute's value may end in "src=": found by fuzzing, issue 29).
+    let start = html.find("<img ")?;
+    let mut rest = &html[start + "<img ".len()..];
+    loop {
+        rest = rest.trim_start_matches(' ');
+        let name_end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))?;
+        let (name, after) = rest.split_at(name_end);
+        let value = after.strip_prefix("=\"")?;
+        let value_end = value.find('"')?;
+        if name == "src" {
+            return Some(decode_entities(&value[..value_end]));
+        }
+        rest = &value[value_end + 1..];
+    }
 }
 
 /// Clean one item; `None` when it has neither a usable title nor a link.
@@ -943,6 +955,23 @@ mod tests {
     }
 
     use super::*;
+
+    /// Found by `feed_parse_clean` (issue 29): a height whose value ends in "src=" gave
+    /// the story the image address `" width="`.
+    #[test]
+    fn the_first_image_is_read_from_its_src_attribute_not_from_text_in_another_value() {
+        let sanitised = "<p></p><img height=\"//paper.example/&lt;title&gt;Plan&lt;/timg src=\" width=\"1\">";
+        assert_eq!(first_content_image(sanitised), None);
+        assert_eq!(
+            first_content_image("<img alt=\"a src=&quot;x\" src=\"https://p.example/a.jpg?w=1&amp;h=2\" width=\"3\">"),
+            Some("https://p.example/a.jpg?w=1&h=2".into())
+        );
+        assert_eq!(first_content_image("<p>no image</p>"), None);
+        assert_eq!(
+            first_content_image("<img src=\"https://p.example/b.png\">"),
+            Some("https://p.example/b.png".into())
+        );
+    }
 
     #[test]
     fn simple_markup_gives_the_parsers_text_and_the_rest_goes_to_the_parser() {
