@@ -98,6 +98,8 @@ fn loop_status(pulse: Pulse, stalled_after_secs: i64) -> LoopStatus {
         Some(ago) if ago > stalled_after_secs => LoopStatus::Stalled,
         _ if pulse.failing => LoopStatus::Failing,
         Some(_) => LoopStatus::Ok,
+        // A first round that never ends is stalled too, not starting for ever.
+        None if pulse.started_secs_ago.is_some_and(|s| s > stalled_after_secs) => LoopStatus::Stalled,
         None => LoopStatus::Starting,
     }
 }
@@ -115,7 +117,11 @@ pub async fn check(store: &dyn Store, loops: &Loops, now_ms: i64) -> Health {
     } else {
         None
     };
-    let ingestion = ingestion_check(feeds, loops.ingestion.get().map(|b| b.pulse(now_ms)), now_ms);
+    let mut ingestion = ingestion_check(feeds, loops.ingestion.get().map(|b| b.pulse(now_ms)), now_ms);
+    if database_up && feeds.is_none() && ingestion.status != LoopStatus::Off {
+        // The feeds could not be read: the lag is unknown, which is no "ok".
+        ingestion.status = LoopStatus::Failing;
+    }
     let notifier = match loops.notifier.get() {
         None => LoopCheck {
             status: LoopStatus::Off,
@@ -222,6 +228,7 @@ mod tests {
     fn pulse(ok_secs_ago: Option<i64>, failing: bool) -> Option<Pulse> {
         Some(Pulse {
             ok_secs_ago,
+            started_secs_ago: Some(60),
             failing,
             in_flight: 0,
         })
@@ -255,6 +262,13 @@ mod tests {
             ingestion_check(feeds(0), pulse(None, false), now).status,
             LoopStatus::Starting
         );
+        let never_ended = Some(Pulse {
+            ok_secs_ago: None,
+            started_secs_ago: Some(STALLED_AFTER_SECS + 1),
+            failing: false,
+            in_flight: 4,
+        });
+        assert_eq!(ingestion_check(feeds(0), never_ended, now).status, LoopStatus::Stalled);
         assert_eq!(ingestion_check(feeds(0), None, now).status, LoopStatus::Off);
         // A feed due in the future is no lag.
         assert_eq!(ingestion_check(feeds(-600), pulse(Some(5), false), now).lag_seconds, 0);

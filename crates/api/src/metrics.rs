@@ -133,11 +133,21 @@ impl Metrics {
 pub async fn track(State(metrics): State<Arc<Metrics>>, req: Request, next: Next) -> Response {
     let started = Instant::now();
     metrics.started.fetch_add(1, Relaxed);
+    // Counted as ended however the handler ends: answered, panicked (the panic layer
+    // answers it) or dropped with its connection, so the in-flight gauge never creeps.
+    let _ended = Ended(&metrics);
     let path = req.uri().path().to_owned();
     let res = next.run(req).await;
     metrics.record(&path, res.status().as_u16(), started.elapsed().as_secs_f64());
-    metrics.answered.fetch_add(1, Relaxed);
     res
+}
+
+struct Ended<'a>(&'a Metrics);
+
+impl Drop for Ended<'_> {
+    fn drop(&mut self) {
+        self.0.answered.fetch_add(1, Relaxed);
+    }
 }
 
 #[cfg(test)]

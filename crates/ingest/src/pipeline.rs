@@ -248,6 +248,7 @@ impl Pipeline {
     /// Ingest due feeds until `shutdown` resolves.
     pub async fn run_forever(self: Arc<Self>, shutdown: impl std::future::Future<Output = ()>) {
         tokio::pin!(shutdown);
+        self.heartbeat.started(now_ms());
         loop {
             let round = self.run_round(false).await;
             match &round {

@@ -13,6 +13,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use anyhow::{Context, Result};
 use clap::Parser;
 use config::{Cli, Command, FeedsCommand, SpecialsCommand, StoreArgs};
+use std::io::Write;
 use std::sync::Arc;
 use store::Store;
 
@@ -28,6 +29,11 @@ fn main() -> Result<()> {
 }
 
 async fn run(cli: Cli) -> Result<()> {
+    // The other commands may write beside a server, never during a restore (D395).
+    let _shared = match tool_store(&cli.command).map(sqlite_path).transpose()?.flatten() {
+        Some(path) => Some(store_sqlite::backup::DataDirOwner::share(&path)?),
+        None => None,
+    };
     match cli.command {
         Command::Serve(args) => serve(*args).await,
         Command::Migrate(args) => {
@@ -63,6 +69,27 @@ async fn run(cli: Cli) -> Result<()> {
         Command::Backup(args) => operator::backup(&sqlite_file(&args.store, "backup")?, &args.file),
         Command::Restore(args) => operator::restore(&sqlite_file(&args.store, "restore")?, &args.file),
     }
+}
+
+/// The store of a command other than `serve`, `backup` and `restore`.
+fn tool_store(command: &Command) -> Option<&StoreArgs> {
+    Some(match command {
+        Command::Serve(_) | Command::Backup(_) | Command::Restore(_) => return None,
+        Command::Migrate(args) => args,
+        Command::Feeds(feeds) => match &feeds.command {
+            FeedsCommand::Add(args) => &args.store,
+            FeedsCommand::List(args) => &args.store,
+            FeedsCommand::Remove(args) => &args.store,
+        },
+        Command::ImportOpml(args) => &args.store,
+        Command::ExportOpml(args) => &args.store,
+        Command::Ingest(args) => &args.store,
+        Command::Specials(specials) => match &specials.command {
+            SpecialsCommand::Put(args) => &args.store,
+            SpecialsCommand::List(args) => args,
+            SpecialsCommand::Remove(args) => &args.store,
+        },
+    })
 }
 
 /// The SQLite identity database `args` name, or a message for PostgreSQL (whose own tools
@@ -190,7 +217,12 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     graceful::serve(listener, app, shutdown_signal()).await?;
     let (started, answered) = metrics.started_and_answered();
     tracing::info!(started, answered, "stopped serving");
-    println!("Stopped serving: {answered} of {started} requests answered.");
+    // Not println!: a supervisor may have closed stdout by now, and a failed print must
+    // not turn a clean stop into a panic.
+    let _ = writeln!(
+        std::io::stdout(),
+        "Stopped serving: {answered} of {started} requests answered."
+    );
     let _ = stop.send(true);
     // A round in progress stops at its next feed boundary or is abandoned: leases expire
     // and the next start fetches again (crash-safe, tests/crash.rs).

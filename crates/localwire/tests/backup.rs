@@ -110,6 +110,18 @@ fn d395_a_backup_made_while_serving_restores_every_readers_things_and_every_stor
         .collect();
     assert!(kept.contains(&"localwire.sqlite".to_string()), "{kept:?}");
     assert!(kept.contains(&"localwire-content.sqlite".to_string()), "{kept:?}");
+
+    // A second restore at once keeps its old files apart from the first one's.
+    let (ok, out, err) = run(&["restore", file_arg], &a);
+    assert!(ok, "restore failed: {err}");
+    let second = out
+        .lines()
+        .find_map(|l| l.strip_prefix("The databases it replaced are in "))
+        .unwrap()
+        .trim_end_matches('.')
+        .to_string();
+    assert_ne!(second, aside, "a new place for the second restore's old files");
+    assert!(std::path::Path::new(aside).join("localwire.sqlite").exists());
 }
 
 #[test]
@@ -139,6 +151,24 @@ fn d395_a_damaged_or_foreign_backup_is_refused_and_the_data_directory_is_untouch
     assert!(!ok);
     assert!(
         err.contains("in the backup is damaged") || err.contains("in the backup is not an SQLite database"),
+        "{err}"
+    );
+
+    // A backup cut short, or made by hand: no manifest listing what it holds.
+    let by_hand = home.join("by-hand.tar");
+    let status = std::process::Command::new("tar")
+        .arg("cf")
+        .arg(&by_hand)
+        .arg("-C")
+        .arg(&dir)
+        .arg("localwire.sqlite")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let (ok, _, err) = run(&["restore", by_hand.to_str().unwrap()], &dir);
+    assert!(!ok);
+    assert!(
+        err.contains("is incomplete: its manifest does not list the files it holds"),
         "{err}"
     );
 

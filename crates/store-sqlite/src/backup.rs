@@ -25,10 +25,18 @@ pub fn file_of_url(url: &str) -> std::result::Result<Option<PathBuf>, crate::Sto
 
 /// The lock file beside the identity database that a serving process holds.
 pub fn lock_file(identity: &Path) -> PathBuf {
-    let mut name = identity.file_name().unwrap_or_default().to_os_string();
-    name.push(".lock");
-    identity.with_file_name(name)
+    with_suffix(identity, ".lock")
 }
+
+/// The lock file the other commands that write (ingest, feeds, specials, OPML) share, so
+/// a restore waits for none of them to be running.
+fn tools_lock_file(identity: &Path) -> PathBuf {
+    with_suffix(identity, ".tools.lock")
+}
+
+/// The last entry of every backup: the files before it, with their sizes, so a backup cut
+/// short between two files is told from a whole one.
+const MANIFEST: &str = "localwire-backup.json";
 
 /// While held, this process owns the data directory: a second `serve` on it, or a restore
 /// into it, is refused. One server per SQLite data directory is what the guest writer
@@ -36,13 +44,13 @@ pub fn lock_file(identity: &Path) -> PathBuf {
 /// the process ends, a crash included, so a stale lock file never blocks anything.
 #[derive(Debug)]
 pub struct DataDirOwner {
-    _file: File,
+    _files: Vec<File>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum BackupError {
     #[error(
-        "another Localwire process is serving from {0}; stop it before restoring (or start this one on another data directory)"
+        "another Localwire process is serving from {0} or writing to it; stop it before restoring (or start this one on another data directory)"
     )]
     InUse(PathBuf),
     #[error("{0} does not exist; give the data directory (--data-dir) of a Localwire installation")]
@@ -67,24 +75,53 @@ fn sql_err(what: impl Into<String>) -> impl FnOnce(rusqlite::Error) -> BackupErr
     move |source| BackupError::Sqlite { what, source }
 }
 
+fn open_lock(path: &Path) -> Result<File> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(io_err(format!("creating {}", dir.display())))?;
+    }
+    File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(io_err(format!("opening {}", path.display())))
+}
+
+fn locked(file: File, result: std::result::Result<(), TryLockError>, identity: &Path) -> Result<File> {
+    match result {
+        Ok(()) => Ok(file),
+        Err(TryLockError::WouldBlock) => Err(BackupError::InUse(identity.to_path_buf())),
+        Err(TryLockError::Error(e)) => Err(io_err(format!("locking beside {}", identity.display()))(e)),
+    }
+}
+
 impl DataDirOwner {
-    /// Take the data directory of `identity` for this process, or say who has it.
+    /// Take the data directory of `identity` for this server, or say who has it.
     pub fn take(identity: &Path) -> Result<DataDirOwner> {
-        let path = lock_file(identity);
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).map_err(io_err(format!("creating {}", dir.display())))?;
-        }
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(io_err(format!("opening {}", path.display())))?;
-        match file.try_lock() {
-            Ok(()) => Ok(DataDirOwner { _file: file }),
-            Err(TryLockError::WouldBlock) => Err(BackupError::InUse(identity.to_path_buf())),
-            Err(TryLockError::Error(e)) => Err(io_err(format!("locking {}", path.display()))(e)),
-        }
+        let file = open_lock(&lock_file(identity))?;
+        let result = file.try_lock();
+        Ok(DataDirOwner {
+            _files: vec![locked(file, result, identity)?],
+        })
+    }
+
+    /// For a command that writes beside a server (ingest, feeds, specials, OPML): many may
+    /// hold this at once, and a restore waits for none to be running.
+    pub fn share(identity: &Path) -> Result<DataDirOwner> {
+        let file = open_lock(&tools_lock_file(identity))?;
+        let result = file.try_lock_shared();
+        Ok(DataDirOwner {
+            _files: vec![locked(file, result, identity)?],
+        })
+    }
+
+    /// Everything: no server and no other command on the directory (restore).
+    fn take_all(identity: &Path) -> Result<DataDirOwner> {
+        let mut owner = DataDirOwner::take(identity)?;
+        let tools = open_lock(&tools_lock_file(identity))?;
+        let result = tools.try_lock();
+        owner._files.push(locked(tools, result, identity)?);
+        Ok(owner)
     }
 }
 
@@ -149,6 +186,14 @@ pub fn backup(identity: &Path, out: &Path) -> Result<Summary> {
             fs::remove_file(&copy).map_err(io_err(format!("removing {}", copy.display())))?;
             summary.files.push((name.to_string(), bytes));
         }
+        let manifest = serde_json::to_vec(&serde_json::json!({ "format": 1, "files": summary.files }))
+            .map_err(|e| BackupError::Invalid(e.to_string()))?;
+        let mut header = tar::Header::new_gnu();
+        header.set_size(manifest.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, MANIFEST, manifest.as_slice())
+            .map_err(io_err(format!("writing the manifest into {}", partial.display())))?;
         let file = tar
             .into_inner()
             .map_err(io_err(format!("finishing {}", partial.display())))?;
@@ -169,7 +214,7 @@ pub fn backup(identity: &Path, out: &Path) -> Result<Summary> {
 /// identity database present), then moves the current files, with their WAL and shared
 /// memory files, into `before-restore-<unix seconds>/` beside them, then moves the copies in.
 pub fn restore(identity: &Path, input: &Path, now_unix: u64) -> Result<Summary> {
-    let _owner = DataDirOwner::take(identity)?;
+    let _owner = DataDirOwner::take_all(identity)?;
     let dir = identity
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -182,11 +227,14 @@ pub fn restore(identity: &Path, input: &Path, now_unix: u64) -> Result<Summary> 
             .iter()
             .map(|(name, _)| (name.clone(), target_of(identity, name)))
             .collect();
-        let aside = dir.join(format!("before-restore-{now_unix}"));
+        let aside = free_name(dir, &format!("before-restore-{now_unix}"));
         let moved = move_aside(identity, &aside)?;
         for (name, target) in &targets {
-            fs::rename(incoming.join(name), target)
-                .map_err(io_err(format!("moving the restored {name} to {}", target.display())))?;
+            fs::rename(incoming.join(name), target).map_err(io_err(format!(
+                "moving the restored {name} to {} (the databases it replaced are in {})",
+                target.display(),
+                aside.display()
+            )))?;
         }
         Ok(Summary {
             files,
@@ -195,6 +243,18 @@ pub fn restore(identity: &Path, input: &Path, now_unix: u64) -> Result<Summary> 
     });
     let _ = fs::remove_dir_all(&incoming);
     result
+}
+
+/// `dir/base`, or `dir/base-2`, `-3`… when taken: a second restore never mixes its old
+/// files into the first one's.
+fn free_name(dir: &Path, base: &str) -> PathBuf {
+    let mut path = dir.join(base);
+    let mut n = 2;
+    while path.exists() {
+        path = dir.join(format!("{base}-{n}"));
+        n += 1;
+    }
+    path
 }
 
 fn target_of(identity: &Path, name: &str) -> PathBuf {
@@ -217,6 +277,7 @@ fn unpack_and_check(input: &Path, into: &Path) -> Result<Vec<(String, u64)>> {
     let mut files = Vec::new();
     let not_a_backup =
         |e: io::Error| BackupError::Invalid(format!("{} is not a Localwire backup ({e})", input.display()));
+    let mut manifest: Option<Vec<(String, u64)>> = None;
     for entry in archive.entries().map_err(not_a_backup)? {
         let mut entry = entry.map_err(not_a_backup)?;
         let name = entry
@@ -224,6 +285,24 @@ fn unpack_and_check(input: &Path, into: &Path) -> Result<Vec<(String, u64)>> {
             .map_err(io_err("reading a name in the backup"))?
             .to_string_lossy()
             .into_owned();
+        if manifest.is_some() || files.iter().any(|(n, _)| *n == name) {
+            return Err(BackupError::Invalid(format!(
+                "{} is not a Localwire backup: {name:?} appears twice or after its manifest",
+                input.display()
+            )));
+        }
+        if name == MANIFEST {
+            let mut text = String::new();
+            io::Read::read_to_string(&mut io::Read::take(&mut entry, 1 << 20), &mut text).map_err(not_a_backup)?;
+            let listed = serde_json::from_str::<serde_json::Value>(&text)
+                .ok()
+                .and_then(|v| serde_json::from_value(v["files"].clone()).ok());
+            manifest = Some(
+                listed
+                    .ok_or_else(|| BackupError::Invalid(format!("{}: its manifest is unreadable", input.display())))?,
+            );
+            continue;
+        }
         // Only the three names a backup writes: an entry naming any other path (`../x`,
         // an absolute path) is never written anywhere.
         let Some(known) = KNOWN.iter().find(|k| **k == name) else {
@@ -235,8 +314,14 @@ fn unpack_and_check(input: &Path, into: &Path) -> Result<Vec<(String, u64)>> {
         };
         let path = into.join(known);
         let mut out = File::create(&path).map_err(io_err(format!("creating {}", path.display())))?;
+        let declared = entry.header().size().map_err(not_a_backup)?;
         let bytes =
             io::copy(&mut entry, &mut out).map_err(io_err(format!("unpacking {name} from {}", input.display())))?;
+        if bytes == 0 || bytes != declared {
+            return Err(BackupError::Invalid(format!(
+                "{name} in the backup is cut short ({bytes} of {declared} bytes)"
+            )));
+        }
         out.sync_all().map_err(io_err(format!("syncing {}", path.display())))?;
         check_database(&path, &name)?;
         files.push((name, bytes));
@@ -246,6 +331,12 @@ fn unpack_and_check(input: &Path, into: &Path) -> Result<Vec<(String, u64)>> {
             "{} is not a Localwire backup: it has no {}",
             input.display(),
             KNOWN[0]
+        )));
+    }
+    if manifest.as_ref() != Some(&files) {
+        return Err(BackupError::Invalid(format!(
+            "{} is incomplete: its manifest does not list the files it holds (cut short, or not made by `localwire backup`)",
+            input.display()
         )));
     }
     Ok(files)

@@ -184,7 +184,8 @@ impl ContentWriter {
             let answer: Answer = Box::new(move |committed| {
                 let _ = reply.send(match committed {
                     Ok(()) => out,
-                    Err(e) => out.and_then(|_| Err(StoreError::Database(e.to_string()))),
+                    // Kept as it was classified: a full disk at commit is a 503, not a 500.
+                    Err(e) => out.and_then(|_| Err(e.clone())),
                 });
             });
             (failed, answer)
@@ -269,7 +270,7 @@ fn run_job(conn: &Connection, group: &mut Group, job: Job) {
     };
     let (failed, answer) = match started {
         Ok(()) => (job.work)(Ok((conn, &mut text))),
-        Err(ref e) => (job.work)(Err(StoreError::Database(e.to_string()))),
+        Err(ref e) => (job.work)(Err(crate::rusqlite_db_ref(e))),
     };
     let added = text.added;
     // A job that did its work but whose savepoint could not be released is undone, and

@@ -94,6 +94,10 @@ pub(crate) fn db(e: sqlx::Error) -> StoreError {
 
 /// The same for the writer threads' own connections.
 pub(crate) fn rusqlite_db(e: rusqlite::Error) -> StoreError {
+    rusqlite_db_ref(&e)
+}
+
+pub(crate) fn rusqlite_db_ref(e: &rusqlite::Error) -> StoreError {
     classify(e.sqlite_error().map(|f| f.extended_code), e.to_string())
 }
 

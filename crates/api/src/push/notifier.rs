@@ -245,6 +245,7 @@ impl Notifier {
     /// Run rounds until `stop` resolves, one every configured interval.
     pub async fn run_forever(self, stop: impl std::future::Future<Output = ()>) {
         tokio::pin!(stop);
+        self.heartbeat.started(domain::clock::now_ms());
         let mut tick = tokio::time::interval(self.push.config.interval);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
