@@ -11,13 +11,13 @@
 
 mod support;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use support::{Server, bin, latest_ids, rand_below, temp_dir};
+use support::{Server, bin, code_zero, latest_ids, rand_below, temp_dir};
 
 const ROUNDS: usize = 20;
 /// Every reader here calls from 127.0.0.1: the per-address call limit (D357) is off.
@@ -42,10 +42,6 @@ struct Reader {
     reaction: BTreeMap<i64, Known<Option<&'static str>>>,
     followed: BTreeMap<i64, Known<bool>>,
     answered: usize,
-}
-
-fn code_zero(status: u16, body: &Value) -> bool {
-    status == 200 && body["code"] == 0
 }
 
 /// One reader's calls until the server stops answering: random saves, reactions and
@@ -149,13 +145,8 @@ fn check_reader(server: &Server, reader: &Reader, round: usize) {
             );
         }
     }
-    let (status, body) = server.call(device, "/user/media/followList", token, json!({}));
-    assert!(code_zero(status, &body), "{status} {body}");
-    let followed: BTreeSet<i64> = body["data"]["list"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|i| i["media_id"].as_i64().or_else(|| i["media"]["media_id"].as_i64()))
+    let followed: BTreeSet<i64> = support::followed_ids(server, device, &reader.token)
+        .into_iter()
         .collect();
     for (id, known) in &reader.followed {
         if let Known::Is(want) = known {
@@ -249,15 +240,7 @@ fn kill_9_during_writes_and_ingestion_loses_no_answered_write_and_no_story_is_st
         check_reader(&server, &reader.lock().unwrap(), ROUNDS);
     }
     server.stop();
-    for name in [
-        "localwire.sqlite",
-        "localwire-content.sqlite",
-        "localwire-reports.sqlite",
-    ] {
-        let conn = rusqlite::Connection::open(dir.join(name)).unwrap();
-        let verdict: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
-        assert_eq!(verdict, "ok", "{name}");
-    }
+    support::assert_databases_whole(&dir);
     let content = rusqlite::Connection::open(dir.join("localwire-content.sqlite")).unwrap();
     let (stories, distinct): (i64, i64) = content
         .query_row(

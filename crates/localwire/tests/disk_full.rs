@@ -57,15 +57,7 @@ fn a_full_disk_answers_503_envelopes_corrupts_nothing_and_writes_resume_when_spa
     let stories = latest_ids(&server, 50);
     let device = "disk-full-device-0000000000000000";
     let token = server.guest(device);
-    let save = |id: i64| {
-        support::call_with_head(
-            &server.addr,
-            device,
-            "/user/news/collect",
-            Some(&token),
-            json!({"news_id": id}),
-        )
-    };
+    let save = |id: i64| support::save(&server, device, &token, id);
     assert_eq!(save(stories[0]).0, 200);
 
     let filler = fill(&home);
@@ -97,12 +89,7 @@ fn a_full_disk_answers_503_envelopes_corrupts_nothing_and_writes_resume_when_spa
         }
     }
     let (head, body) = refused.unwrap_or_else(|| panic!("no write met the full disk: {statuses:?}"));
-    assert_eq!(body["code"], 503, "{body}");
-    assert_eq!(
-        body["message"],
-        "The service cannot reach its database right now; try again in a few seconds."
-    );
-    assert!(head.to_ascii_lowercase().contains("retry-after: 5"), "{head}");
+    support::assert_database_unavailable(503, &head, &body);
     // Reads go on.
     assert_eq!(latest_ids(&server, 10), stories[..10].to_vec());
 
@@ -123,15 +110,7 @@ fn a_full_disk_answers_503_envelopes_corrupts_nothing_and_writes_resume_when_spa
         assert!(saved.contains(id), "answered save of {id} is there");
     }
     server.stop();
-    for name in [
-        "localwire.sqlite",
-        "localwire-content.sqlite",
-        "localwire-reports.sqlite",
-    ] {
-        let conn = rusqlite::Connection::open(dir.join(name)).unwrap();
-        let verdict: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
-        assert_eq!(verdict, "ok", "{name}");
-    }
+    support::assert_databases_whole(&dir);
     eprintln!(
         "before the 503: {statuses:?}; writes resumed {:?} after space returned",
         back.elapsed()

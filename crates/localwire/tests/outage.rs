@@ -99,15 +99,7 @@ async fn postgres_restarting_mid_load_answers_503_envelopes_then_recovers_by_its
         let stories = latest_ids(&server, 10);
         let device = "outage-device-0000000000000000000";
         let token = server.guest(device);
-        let save = |id: i64| {
-            support::call_with_head(
-                &server.addr,
-                device,
-                "/user/news/collect",
-                Some(&token),
-                json!({"news_id": id}),
-            )
-        };
+        let save = |id: i64| support::save(&server, device, &token, id);
         assert_eq!(save(stories[0]).0, 200);
         // Load all along: four readers reading and saving.
         let busy = Arc::new(AtomicBool::new(true));
@@ -145,13 +137,7 @@ async fn postgres_restarting_mid_load_answers_503_envelopes_then_recovers_by_its
         let asked = Instant::now();
         let (status, head, body) = save(stories[1]);
         let took = asked.elapsed();
-        assert_eq!(status, 503, "{head} {body}");
-        assert_eq!(body["code"], 503);
-        assert_eq!(
-            body["message"],
-            "The service cannot reach its database right now; try again in a few seconds."
-        );
-        assert!(head.to_ascii_lowercase().contains("retry-after: 5"), "{head}");
+        support::assert_database_unavailable(status, &head, &body);
         assert!(took < Duration::from_secs(6), "answered in {took:?}, not hung");
         let (status, body) = server.get("/healthz");
         assert_eq!(status, 503, "{body}");

@@ -7,14 +7,14 @@
 
 mod support;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use support::{Server, latest_ids, saved_ids, temp_dir};
+use support::{Server, code_zero, latest_ids, saved_ids, temp_dir};
 
 /// How long a node may apply a reader's old blocks and mutes to public reads after
 /// another node changed them: the kept view's age (D270, `VIEW_TTL_MS`).
@@ -76,10 +76,6 @@ impl Drop for Nginx {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn code_zero(status: u16, body: &Value) -> bool {
-    status == 200 && body["code"] == 0
 }
 
 /// The publishers of the latest stories as `addr` answers a reader (their view applied).

@@ -55,14 +55,7 @@ fn a_data_directory_from_an_earlier_release_migrates_on_start_and_keeps_its_read
         want.sort_unstable();
         assert_eq!(saved, want, "{release}: the reader's saves, with their session");
 
-        let (status, body) = server.call(device, "/user/media/followList", Some(token), json!({}));
-        assert_eq!(status, 200, "{body}");
-        let followed: Vec<i64> = body["data"]["list"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|i| i["media_id"].as_i64().or_else(|| i["media"]["media_id"].as_i64()))
-            .collect();
+        let followed = support::followed_ids(&server, device, token);
         assert_eq!(
             followed,
             vec![expected["followed"].as_i64().unwrap()],

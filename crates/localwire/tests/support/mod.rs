@@ -283,3 +283,55 @@ pub async fn fresh_postgres_url() -> Option<String> {
         None => panic!("TEST_DATABASE_URL needs a database path"),
     }
 }
+
+/// A save, answered with its status line and headers.
+pub fn save(server: &Server, device: &str, token: &str, news_id: i64) -> (u16, String, Value) {
+    call_with_head(
+        &server.addr,
+        device,
+        "/user/news/collect",
+        Some(token),
+        json!({"news_id": news_id}),
+    )
+}
+
+/// The answer of a call that met an unreachable or full database (D396): the 503 envelope
+/// a person can act on, and when to try again.
+pub fn assert_database_unavailable(status: u16, head: &str, body: &Value) {
+    assert_eq!((status, &body["code"]), (503, &json!(503)), "{head} {body}");
+    assert_eq!(
+        body["message"],
+        "The service cannot reach its database right now; try again in a few seconds."
+    );
+    assert!(head.to_ascii_lowercase().contains("retry-after: 5"), "{head}");
+}
+
+/// Every SQLite file of a stopped server's data directory passes `PRAGMA integrity_check`.
+pub fn assert_databases_whole(dir: &Path) {
+    for name in [
+        "localwire.sqlite",
+        "localwire-content.sqlite",
+        "localwire-reports.sqlite",
+    ] {
+        let conn = rusqlite::Connection::open(dir.join(name)).unwrap();
+        let verdict: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+        assert_eq!(verdict, "ok", "{name}");
+    }
+}
+
+/// The publishers a reader follows.
+pub fn followed_ids(server: &Server, device: &str, token: &str) -> Vec<i64> {
+    let (status, body) = server.call(device, "/user/media/followList", Some(token), json!({}));
+    assert_eq!(status, 200, "{body}");
+    body["data"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| i["media_id"].as_i64())
+        .collect()
+}
+
+/// Answered with success: HTTP 200 and the envelope's code 0.
+pub fn code_zero(status: u16, body: &Value) -> bool {
+    status == 200 && body["code"] == 0
+}
