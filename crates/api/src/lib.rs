@@ -231,13 +231,13 @@ pub fn router(state: AppState) -> Router {
     if state.image_proxy.enabled() {
         app = app.layer(axum::middleware::map_response(security::images_from_self));
     }
+    let gate = call_limit::Gate {
+        metrics: state.metrics.clone(),
+        limit: state.call_limit.clone(),
+        trust_forwarded_for: state.config.trust_forwarded_for,
+    };
     app = app
-        // Inside the metrics, so refused calls are counted there too.
-        .layer(axum::middleware::from_fn_with_state(state.clone(), call_limit::layer))
-        .layer(axum::middleware::from_fn_with_state(
-            state.metrics.clone(),
-            metrics::track,
-        ))
+        .layer(axum::middleware::from_fn_with_state(gate, call_limit::layer))
         .layer(
             CompressionLayer::new().compress_when(
                 // Audio and video are compressed already, and must keep their byte ranges.

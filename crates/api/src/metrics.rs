@@ -1,12 +1,7 @@
 //! Request counters and latency histograms, rendered in the Prometheus text format
 //! at `/metrics`. Plain atomics: cheap enough for every request.
 
-use axum::extract::{Request, State};
-use axum::middleware::Next;
-use axum::response::Response;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::time::Instant;
 
 const KINDS: [&str; 4] = ["api", "page", "asset", "other"];
 const CLASSES: [&str; 5] = ["1xx", "2xx", "3xx", "4xx", "5xx"];
@@ -128,21 +123,17 @@ impl Metrics {
     }
 }
 
-/// The middleware that counts every request. It holds the counters alone, not the
-/// app's state, so the state can own them without a loop (D225).
-pub async fn track(State(metrics): State<Arc<Metrics>>, req: Request, next: Next) -> Response {
-    let started = Instant::now();
-    metrics.started.fetch_add(1, Relaxed);
-    // Counted as ended however the handler ends: answered, panicked (the panic layer
-    // answers it) or dropped with its connection, so the in-flight gauge never creeps.
-    let _ended = Ended(&metrics);
-    let path = req.uri().path().to_owned();
-    let res = next.run(req).await;
-    metrics.record(&path, res.status().as_u16(), started.elapsed().as_secs_f64());
-    res
-}
+/// A request handed to the app, counted as answered when this is dropped: answered,
+/// panicked (the panic layer answers it) or dropped with its connection alike, so the
+/// in-flight gauge never creeps (D398). The gate (`call_limit::layer`) holds one per request.
+pub struct Ended<'a>(&'a Metrics);
 
-struct Ended<'a>(&'a Metrics);
+impl Metrics {
+    pub fn start(&self) -> Ended<'_> {
+        self.started.fetch_add(1, Relaxed);
+        Ended(self)
+    }
+}
 
 impl Drop for Ended<'_> {
     fn drop(&mut self) {

@@ -6,22 +6,33 @@
 //! database each allow their own budget, which is still a small multiple.
 
 use axum::http::{HeaderMap, Request};
-use std::collections::HashMap;
+use hashbrown::HashTable;
+use std::hash::{BuildHasher, RandomState};
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Past this many addresses, full (idle) buckets are dropped before adding one. Just under
-/// 7/8 of 2^16, so a map never grows past 65,536 slots of 16 bytes (about 1 MB): every
-/// call is limited (D357), and a run of new addresses must not cost the server's memory.
+/// 7/8 of 2^16, so the maps together never grow past 65,536 slots of 16 bytes (about 1 MB):
+/// every call is limited (D357), and a run of new addresses must not cost the server's
+/// memory.
 const MAX_TRACKED: usize = 57_344;
+/// The buckets are split over this many maps, each behind its own lock, by a hash of the
+/// address: two calls rarely wait for each other, and a new address that finds its map
+/// full scans a sixteenth of what is tracked, not all of it (D401).
+const SHARDS: usize = 16;
+const SHARD_MAX: usize = MAX_TRACKED / SHARDS;
 
 pub struct RateLimit {
-    burst: u32,
-    every: Duration,
+    burst: f64,
+    /// Tokens regained per millisecond.
+    per_ms: f64,
     /// Bucket times count milliseconds from here.
     epoch: Instant,
-    buckets: Mutex<HashMap<u64, Bucket>>,
+    /// Hashes an address once, for its shard and its slot; keyed per process, so nobody
+    /// can aim many addresses at one shard or one slot.
+    hasher: RandomState,
+    shards: [Mutex<HashTable<(u64, Bucket)>>; SHARDS],
 }
 
 /// 8 bytes: the tokens left, and when they were counted (ms after `epoch`, wrapping after
@@ -36,10 +47,11 @@ struct Bucket {
 impl RateLimit {
     pub fn new(burst: u32, every: Duration) -> RateLimit {
         RateLimit {
-            burst,
-            every,
+            burst: f64::from(burst),
+            per_ms: 1.0 / every.as_secs_f64().max(1e-9) / 1000.0,
             epoch: Instant::now(),
-            buckets: Mutex::default(),
+            hasher: RandomState::new(),
+            shards: std::array::from_fn(|_| Mutex::new(HashTable::new())),
         }
     }
 
@@ -47,23 +59,30 @@ impl RateLimit {
     pub fn check(&self, ip: IpAddr, now: Instant) -> Result<(), u64> {
         let key = bucket_key(ip);
         let now_ms = now.saturating_duration_since(self.epoch).as_millis() as u32;
-        let mut buckets = self.buckets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let burst = f64::from(self.burst);
-        let per_ms = 1.0 / self.every.as_secs_f64().max(1e-9) / 1000.0;
+        let (burst, per_ms) = (self.burst, self.per_ms);
         let refilled = |b: &Bucket| f64::from(b.tokens) + f64::from(now_ms.wrapping_sub(b.at_ms)) * per_ms;
-        if buckets.len() >= MAX_TRACKED && !buckets.contains_key(&key) {
-            buckets.retain(|_, b| refilled(b) < burst);
+        let hash = self.hasher.hash_one(key);
+        // The table's slot comes from the hash's low bits, its tags from the top ones.
+        let shard = &self.shards[(hash >> 32) as usize % SHARDS];
+        let mut buckets = shard.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let same = |e: &(u64, Bucket)| e.0 == key;
+        if buckets.len() >= SHARD_MAX && buckets.find(hash, same).is_none() {
+            buckets.retain(|(_, b)| refilled(b) < burst);
             // Still nearly full (many addresses at once, as from one big IPv6 block): start
             // over rather than scan again on the next new address. Each scan then frees at
             // least a tenth, so keeping track costs O(1) per call however many come.
-            if buckets.len() >= MAX_TRACKED / 10 * 9 {
+            if buckets.len() >= SHARD_MAX / 10 * 9 {
                 buckets.clear();
             }
         }
-        let bucket = buckets.entry(key).or_insert(Bucket {
+        let fresh = Bucket {
             tokens: burst as f32,
             at_ms: now_ms,
-        });
+        };
+        let (_, bucket) = buckets
+            .entry(hash, same, |e| self.hasher.hash_one(e.0))
+            .or_insert((key, fresh))
+            .into_mut();
         let tokens = refilled(bucket).min(burst);
         bucket.at_ms = now_ms;
         if tokens >= 1.0 {
@@ -74,6 +93,11 @@ impl RateLimit {
             let wait_s = (1.0 - tokens) / per_ms / 1000.0;
             Err(wait_s.ceil().max(1.0) as u64)
         }
+    }
+
+    #[cfg(test)]
+    fn tracked(&self) -> usize {
+        self.shards.iter().map(|s| s.lock().unwrap().len()).sum()
     }
 }
 
@@ -202,8 +226,8 @@ mod tests {
             let ip = IpAddr::V6(Ipv6Addr::new(0x2001, 0xdb8, (i >> 16) as u16, i as u16, 0, 0, 0, 1));
             assert_eq!(limit.check(ip, t), Ok(()));
         }
-        let tracked = limit.buckets.lock().unwrap().len();
-        assert!(tracked < MAX_TRACKED, "{tracked} tracked");
+        let tracked = limit.tracked();
+        assert!(tracked <= MAX_TRACKED, "{tracked} tracked");
     }
 
     #[test]

@@ -147,7 +147,7 @@ pub struct Inner {
     /// New guests per address (D351).
     pub guest_limit: crate::rate_limit::RateLimit,
     /// Every call per address (D357); `None` when the operator turned it off.
-    pub call_limit: Option<crate::rate_limit::RateLimit>,
+    pub call_limit: Option<Arc<crate::rate_limit::RateLimit>>,
     /// Report bytes per address per day and in all (D366, D367).
     pub report_budget: crate::report::budget::ReportBudget,
     /// Image addresses signed for, and images fetched through, this server (D380–D384).
@@ -179,7 +179,7 @@ impl AppState {
             push: Arc::new(crate::push::service::Push::new(config.push.clone())),
             report_limit: crate::rate_limit::RateLimit::new(config.report.burst, config.report.every),
             guest_limit: crate::rate_limit::RateLimit::new(config.guests.burst, config.guests.every),
-            call_limit: config.calls.limit(),
+            call_limit: config.calls.limit().map(Arc::new),
             report_budget: crate::report::budget::ReportBudget::new(
                 config.report.address_bytes_per_day,
                 config.report.max_bytes,

@@ -14,6 +14,7 @@
 //! - Facebook dialog `/facebook/dialog/oauth`; Graph `/facebook/graph`: `/oauth/access_token`,
 //!   `/debug_token`, `/me`.
 
+pub mod feed_date;
 pub mod push;
 
 use std::collections::HashMap;

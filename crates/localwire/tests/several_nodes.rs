@@ -2,13 +2,17 @@
 //! database behind nginx on loopback, as the README's deployment section describes.
 //! A reader's session works on every node; what they do on one holds on the others at
 //! once for writes and within the documented 5 s for what public reads apply (D270);
-//! one node killed mid-load loses no answered write while the others go on.
+//! one node killed mid-load loses no answered write while the others go on. Each feed is
+//! fetched once across the nodes, and each breaking story pushed to a browser once.
 //! Skipped without `TEST_DATABASE_URL` or nginx (CI has both).
 
 mod support;
 
+use fake_providers::push::FakePushService;
 use serde_json::json;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -223,6 +227,198 @@ async fn three_nodes_behind_nginx_act_as_one_service_and_survive_losing_one() {
         }
         eprintln!(
             "block seen on another node after {block_took:?}; load: {ok} answered, {failed} failed when a node died"
+        );
+        for node in nodes {
+            node.stop();
+        }
+    })
+    .await
+    .unwrap();
+}
+
+/// Loopback publishers of one city: `GET /feed/{i}.xml` is publisher i's RSS, and every
+/// fetch is counted per feed. All publishers report the same three events of the last
+/// hour, so their items cluster into stories that are breaking news (several publishers).
+struct Publishers {
+    addr: String,
+    fetches: Arc<Mutex<BTreeMap<usize, usize>>>,
+}
+
+const PUBLISHERS: usize = 6;
+const EVENTS: [&str; 3] = [
+    "Portland city council approves Willamette river flood barrier plan",
+    "Portland teachers and school district reach tentative contract deal",
+    "Portland transit board votes to extend MAX light rail night service",
+];
+
+impl Publishers {
+    fn start() -> Publishers {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let fetches: Arc<Mutex<BTreeMap<usize, usize>>> = Arc::default();
+        let (count, base) = (fetches.clone(), format!("http://{addr}"));
+        std::thread::spawn(move || {
+            for stream in listener.incoming().map_while(Result::ok) {
+                let mut reader = BufReader::new(stream);
+                let mut line = String::new();
+                if reader.read_line(&mut line).is_err() {
+                    continue;
+                }
+                let mut header = String::new();
+                while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+                    header.clear();
+                }
+                let feed = line
+                    .split(' ')
+                    .nth(1)
+                    .and_then(|p| p.strip_prefix("/feed/"))
+                    .and_then(|p| p.strip_suffix(".xml"))
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .filter(|i| *i < PUBLISHERS);
+                let answer = match feed {
+                    Some(i) => {
+                        *count.lock().unwrap().entry(i).or_default() += 1;
+                        let body = rss(&base, i);
+                        format!(
+                            "HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                            body.len()
+                        )
+                    }
+                    None => "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_string(),
+                };
+                let _ = reader.get_mut().write_all(answer.as_bytes());
+            }
+        });
+        Publishers { addr, fetches }
+    }
+
+    fn opml(&self) -> String {
+        let outlines: String = (0..PUBLISHERS)
+            .map(|i| {
+                format!(
+                    "<outline type=\"rss\" text=\"Rose City Courier {i}\" xmlUrl=\"http://{}/feed/{i}.xml\" \
+                     localwire:country=\"US\" localwire:state=\"OR\" localwire:city=\"Portland\" localwire:lang=\"en\"/>",
+                    self.addr
+                )
+            })
+            .collect();
+        format!(
+            "<?xml version=\"1.0\"?><opml version=\"2.0\" xmlns:localwire=\"https://localwire.invalid/ns/opml\">\
+             <head><title>Portland</title></head><body>{outlines}</body></opml>"
+        )
+    }
+}
+
+fn rss(base: &str, publisher: usize) -> String {
+    let now_s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let items: String = EVENTS
+        .iter()
+        .enumerate()
+        .map(|(e, title)| {
+            // Ten minutes apart, the newest five minutes old; publishers 20 s apart.
+            let at = now_s - 300 - (e as u64) * 600 - publisher as u64 * 20;
+            format!(
+                "<item><title>{title}</title><link>{base}/story/{publisher}/{e}</link><guid>{base}/story/{publisher}/{e}</guid>\
+                 <pubDate>{}</pubDate><description>&lt;p&gt;{title}, residents of Portland, Oregon heard on Tuesday.&lt;/p&gt;</description></item>",
+                fake_providers::feed_date::rfc2822(at)
+            )
+        })
+        .collect();
+    format!(
+        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Rose City Courier {publisher}</title>\
+         <link>{base}/</link><description>Portland news</description>{items}</channel></rss>"
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_nodes_fetch_each_feed_once_and_push_each_story_to_a_browser_once() {
+    let Some(url) = support::fresh_postgres_url().await else {
+        eprintln!("skipped: TEST_DATABASE_URL is not set");
+        return;
+    };
+    let push = Arc::new(FakePushService::start().await);
+    tokio::task::spawn_blocking(move || {
+        let home = temp_dir("nodes-once");
+        let publishers = Publishers::start();
+        let opml = home.join("publishers.opml");
+        std::fs::write(&opml, publishers.opml()).unwrap();
+        let out = support::bin()
+            .arg("import-opml")
+            .arg(&opml)
+            .args(["--database-url", url.as_str()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        // Every node's ingestion and notifier run (a round a second); the feeds are all due.
+        let args = [
+            "--database-url",
+            url.as_str(),
+            "--calls-per-second",
+            "0",
+            "--allow-private-push",
+            "--push-interval",
+            "1",
+        ];
+        let env = [("LOCALWIRE_ALLOW_PRIVATE_FEEDS", "1")];
+        let nodes: Vec<Server> = (0..3)
+            .map(|i| Server::start_with_env(&home.join(format!("node{i}")), &args, &env))
+            .collect();
+        let (status, body) = nodes[0].get("/api/geo/cities/search?q=Portland&country=US&lang=en");
+        assert_eq!(status, 200, "{body}");
+        let portland = body["data"]["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["admin_code"] == "OR")
+            .and_then(|c| c["id"].as_i64())
+            .unwrap_or_else(|| panic!("Portland, OR in {body}"));
+
+        // Readers of Portland turn notifications on, each through another node, with no
+        // quiet hours (the test runs at any hour).
+        let browsers: Vec<_> = (0..6)
+            .map(|r| {
+                let node = &nodes[r % 3];
+                let device = format!("nodes-push-{r}-000000000000000000000");
+                let token = node.guest(&device);
+                let settings = json!({"enabled": true, "daily_budget": 24, "quiet_start": "00:00", "quiet_end": "00:00"});
+                let (status, body) = node.call(&device, "/user/push/settings/update", Some(&token), settings);
+                assert!(code_zero(status, &body), "{body}");
+                let sub = push.subscribe();
+                let subscribe = json!({"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}, "city_id": portland});
+                let (status, body) = node.call(&device, "/user/push/subscribe", Some(&token), subscribe);
+                assert!(code_zero(status, &body), "{body}");
+                sub.id
+            })
+            .collect();
+
+        // Every browser is told of a story, by whichever node's notifier got there first.
+        let took = within(Duration::from_secs(60), "a push to every browser", || {
+            browsers.iter().all(|b| !push.received_by(*b).is_empty())
+        });
+        // Three more seconds: nine more notifier rounds across the nodes.
+        std::thread::sleep(Duration::from_secs(3));
+        for b in &browsers {
+            let tags: Vec<String> = push
+                .received_by(*b)
+                .iter()
+                .map(|p| p.payload["tag"].as_str().unwrap_or("").to_string())
+                .collect();
+            let once: BTreeSet<&String> = tags.iter().collect();
+            assert_eq!(once.len(), tags.len(), "browser {b} was sent a story twice: {tags:?}");
+        }
+        let fetches = publishers.fetches.lock().unwrap().clone();
+        assert_eq!(fetches.len(), PUBLISHERS, "every feed was fetched: {fetches:?}");
+        assert!(
+            fetches.values().all(|n| *n == 1),
+            "each feed once across three nodes (its next fetch is minutes away): {fetches:?}"
+        );
+        assert!(push.refused().is_empty(), "{:?}", push.refused());
+        eprintln!(
+            "pushes reached every browser within {took:?}; {} pushes in all; fetches per feed {fetches:?}",
+            push.received().len()
         );
         for node in nodes {
             node.stop();

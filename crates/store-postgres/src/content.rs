@@ -833,17 +833,26 @@ impl ContentStore for PgStore {
             Listing::Media(_) => sqlx::query(newest_items!(" AND n.media_id = $6")),
             Listing::Publishers(_) => sqlx::query(newest_items!(" AND n.media_id = ANY($6)")),
             Listing::Ids(_) => sqlx::query(newest_items!(" AND n.news_id = ANY($6)")),
+            // Each place's newest rows by its own index order, then the newest of those: the
+            // same rows as one scan over `place = ANY($6)`, which PostgreSQL ran as a bitmap
+            // scan reading and sorting every row of every place (134 ms for a city and its
+            // state at 20,000 stories; D405).
             Listing::Places(_) => sqlx::query(concat!(
                 "SELECT ",
                 news_columns!("''"),
-                " FROM news_places p JOIN news_items n ON n.news_id = p.news_id \
-                  JOIN media_sources m ON m.media_id = n.media_id \
-                  LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id \
-                  WHERE p.place = ANY($6) AND",
+                " FROM (SELECT q.publish_time, q.news_id FROM unnest($6::text[]) AS k(place) \
+                  CROSS JOIN LATERAL (SELECT p.publish_time, p.news_id FROM news_places p \
+                    JOIN news_items n ON n.news_id = p.news_id \
+                    WHERE p.place = k.place AND",
                 filters!(),
                 "AND",
                 before!("p.publish_time", "p.news_id"),
-                "ORDER BY p.publish_time DESC, p.news_id DESC LIMIT $5"
+                "ORDER BY p.publish_time DESC, p.news_id DESC LIMIT $5) q \
+                  ORDER BY q.publish_time DESC, q.news_id DESC LIMIT $5) p \
+                  JOIN news_items n ON n.news_id = p.news_id \
+                  JOIN media_sources m ON m.media_id = n.media_id \
+                  LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id \
+                  ORDER BY p.publish_time DESC, p.news_id DESC"
             )),
         };
         let query = query

@@ -111,6 +111,11 @@ impl PgStore {
     }
 
     pub async fn connect_with(options: PgConnectOptions) -> Result<PgStore> {
+        // Every statement is planned with its values (D404). sqlx prepares each query once per
+        // connection, and after five runs PostgreSQL may keep a generic plan; for the lists'
+        // optional filters (`$1 IS NULL OR lang = $1`) and keyset bounds that plan scanned every
+        // story and joined it to every publisher: 0.3 ms became seconds in the soak (issue 30).
+        let options = options.options([("plan_cache_mode", "force_custom_plan")]);
         let pool = PgPoolOptions::new()
             .max_connections(16)
             // While the database is down, a call waits this long for a connection before it
@@ -403,5 +408,23 @@ impl Store for PgStore {
 
     async fn take_sign_in_flow(&self, state_hash: &str, now_ms: i64) -> Result<Option<SignInFlow>> {
         accounts::take_sign_in_flow(&self.pool, state_hash, now_ms).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn d404_every_statement_is_planned_with_its_values() {
+        let Some(options) = testing::fresh_database().await else {
+            return;
+        };
+        let store = PgStore::connect_with(options).await.unwrap();
+        let mode: String = sqlx::query_scalar("SHOW plan_cache_mode")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(mode, "force_custom_plan");
     }
 }

@@ -261,6 +261,7 @@ macro_rules! store_contract_tests {
             same_canonical_url_from_one_publisher_is_one_item,
             news_item_keeps_every_field,
             place_lists_page_newest_first_without_gaps_or_repeats,
+            a_list_over_several_places_merges_them_newest_first,
             lists_filter_by_language_country_category_and_publisher,
             clusters_count_items_and_publishers_and_rank_top,
             search_is_accent_and_case_insensitive_with_prefix_and_stemming,

@@ -308,6 +308,64 @@ pub async fn place_lists_page_newest_first_without_gaps_or_repeats(store: &dyn S
     assert!(other.is_empty());
 }
 
+/// A list over a city and its state (the local feed) holds each story of either place in
+/// one newest-first order, pages without gaps or repeats, and applies the filters inside
+/// each place (D405: PostgreSQL reads it place by place).
+pub async fn a_list_over_several_places_merges_them_newest_first(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "merged", "US").await;
+    let state = PlaceKey::State {
+        country: "US".into(),
+        admin_code: "OR".into(),
+    };
+    let mut items = Vec::new();
+    for i in 0..24_i64 {
+        let places = match i % 3 {
+            0 => vec![city(5746545)],
+            1 => vec![state.clone()],
+            _ => vec![city(1)],
+        };
+        let mut item = record(&format!("m{i}"), &format!("Merged {i}"), i, &places);
+        if i % 4 == 0 {
+            item.lang = "es".into();
+        }
+        items.push(item);
+    }
+    let choices = vec![ClusterChoice::New; items.len()];
+    store.upsert_items(feed, media, &items, &choices, T0).await.unwrap();
+    let listing = Listing::Places(vec![city(5746545), state]);
+    let english = ListFilter {
+        lang: Some("en".into()),
+        ..ListFilter::default()
+    };
+    let mut seen = Vec::new();
+    let mut after = None;
+    loop {
+        let page = store.list_news(&listing, &english, after, 5).await.unwrap();
+        seen.extend(page.iter().map(|r| (r.publish_time_ms, r.news_id)));
+        match page.last() {
+            Some(last) if page.len() == 5 => {
+                after = Some(After {
+                    publish_time_ms: last.publish_time_ms,
+                    news_id: last.news_id,
+                })
+            }
+            _ => break,
+        }
+    }
+    // The city's and the state's English stories: i % 3 in {0, 1}, i % 4 != 0.
+    let expected = (0..24_i64).filter(|i| i % 3 != 2 && i % 4 != 0).count();
+    assert_eq!(seen.len(), expected, "{seen:?}");
+    for w in seen.windows(2) {
+        assert!(w[0] > w[1], "newest first, no repeats: {seen:?}");
+    }
+    let first = store
+        .list_news(&listing, &ListFilter::default(), None, 3)
+        .await
+        .unwrap();
+    let hours: Vec<i64> = first.iter().map(|r| (r.publish_time_ms - T0) / HOUR).collect();
+    assert_eq!(hours, vec![22, 21, 19], "the newest three of both places");
+}
+
 pub async fn lists_filter_by_language_country_category_and_publisher(store: &dyn Store) {
     let (us, us_feed) = one_feed(store, "us-pub", "US").await;
     let (ca, ca_feed) = one_feed(store, "ca-pub", "CA").await;

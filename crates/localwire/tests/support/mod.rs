@@ -44,10 +44,16 @@ pub struct Server {
 impl Server {
     /// `serve --addr 127.0.0.1:0 --data-dir DIR` plus `extra`, once it says it serves.
     pub fn start(dir: &Path, extra: &[&str]) -> Server {
+        Server::start_with_env(dir, extra, &[])
+    }
+
+    /// [`Server::start`] with these environment variables set.
+    pub fn start_with_env(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = bin()
             .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
             .arg(dir)
             .args(extra)
+            .envs(env.iter().copied())
             .env("LOCALWIRE_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
