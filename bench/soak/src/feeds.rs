@@ -117,7 +117,7 @@ impl Publishers {
     }
 
     fn rss(&self, i: usize, base_url: &str, now_ms: u64) -> String {
-        let (city, state, _, lang) = self.city(i);
+        let (city, _, _, lang) = self.city(i);
         let gap = gap_ms(i);
         let newest = (now_ms.saturating_sub(self.epoch_ms + offset_ms(i))) / gap;
         let oldest = newest.saturating_sub(ITEMS_SHOWN - 1);
@@ -126,26 +126,16 @@ impl Publishers {
             let published = self.epoch_ms + offset_ms(i) + k * gap;
             let slot = published / SLOT_MS;
             let topic = topic(lang, city, slot, beat(i));
-            let (title, body) = match lang {
-                "es" => (
-                    format!("{city}: {topic}, lo que hay que saber"),
-                    format!(
-                        "<p>Vecinos de <strong>{city}</strong>, {state}, siguen el tema: {topic}.</p><p>Más detalles en <a href=\"{base_url}/site/{i}/{k}\">nuestra cobertura</a> &amp; actualizaciones.</p>"
-                    ),
-                ),
-                "fr" => (
-                    format!("{city} : {topic}, ce qu'il faut savoir"),
-                    format!(
-                        "<p>Les résidents de <strong>{city}</strong>, {state}, suivent le dossier : {topic}.</p><p>Détails dans <a href=\"{base_url}/site/{i}/{k}\">notre couverture</a> &amp; mises à jour.</p>"
-                    ),
-                ),
-                _ => (
-                    format!("{city} {topic}: what residents need to know"),
-                    format!(
-                        "<p>Residents of <strong>{city}</strong>, {state}, are following the {topic}.</p><p>Officials spoke on Tuesday; see <a href=\"{base_url}/site/{i}/{k}\">our coverage</a> &amp; updates.</p>"
-                    ),
-                ),
+            // Only the topic and the city are shared by a story's items; the rest of the text
+            // is the item's own, so different topics of one city stay different stories.
+            let words = filler(i as u64, k);
+            let title = match lang {
+                "es" | "fr" => format!("{city} : {topic}"),
+                _ => format!("{city} {topic}"),
             };
+            let body = format!(
+                "<p><strong>{city}</strong> {topic}.</p><p>{words} (<a href=\"{base_url}/site/{i}/{k}\">more</a>).</p>"
+            );
             items.push_str(&format!(
                 "<item><title>{}</title><link>{base_url}/site/{i}/{k}</link><guid>{base_url}/site/{i}/{k}</guid><pubDate>{}</pubDate><description>{}</description></item>\n",
                 escape(&title),
@@ -171,6 +161,60 @@ fn max_gap_ms() -> u64 {
 
 fn offset_ms(i: usize) -> u64 {
     mix(i as u64 ^ 0x5bd1_e995) % 120_000
+}
+
+/// Words every item draws a few of, so items share little beyond their story's topic.
+const FILLER: &[&str] = &[
+    "morning",
+    "evening",
+    "weekend",
+    "neighbors",
+    "volunteers",
+    "downtown",
+    "district",
+    "parents",
+    "students",
+    "drivers",
+    "merchants",
+    "crews",
+    "survey",
+    "petition",
+    "hearing",
+    "forecast",
+    "schedule",
+    "detour",
+    "funding",
+    "proposal",
+    "inspection",
+    "permit",
+    "audit",
+    "grant",
+    "ordinance",
+    "staffing",
+    "shelter",
+    "pantry",
+    "clinic",
+    "museum",
+    "harbor",
+    "airport",
+    "ballot",
+    "zoning",
+    "recycling",
+    "sidewalk",
+    "lighting",
+    "garden",
+    "festival",
+    "parade",
+];
+
+fn filler(publisher: u64, item: u64) -> String {
+    let mut h = mix(publisher << 32 ^ item);
+    let mut out = Vec::with_capacity(6);
+    for _ in 0..6 {
+        out.push(FILLER[(h % FILLER.len() as u64) as usize]);
+        h = mix(h);
+    }
+    out.join(" ")
 }
 
 /// Publishers per beat: a story is covered by about this many of a city's publishers.
