@@ -126,15 +126,19 @@ impl Publishers {
             let published = self.epoch_ms + offset_ms(i) + k * gap;
             let slot = published / SLOT_MS;
             let topic = topic(lang, city, slot, beat(i));
-            // Only the topic and the city are shared by a story's items; the rest of the text
-            // is the item's own, so different topics of one city stay different stories.
+            // A story's items share its city, its topic and its own case number; the rest of
+            // the text is the item's own, so different stories of one city stay apart. The
+            // number matters: a city's name is in every story of the city, so clustering
+            // counts it as a plain word (D152), and items join only on an anchor that is
+            // rarer, as a name or a number in a real story is.
+            let case = 1000 + mix(slot ^ (beat(i) << 40) ^ mix(city.len() as u64 ^ (i % CITIES.len()) as u64)) % 9000;
             let words = filler(i as u64, k);
             let title = match lang {
-                "es" | "fr" => format!("{city} : {topic}"),
-                _ => format!("{city} {topic}"),
+                "es" | "fr" => format!("{city} : {topic} ({case})"),
+                _ => format!("{city} {topic} ({case})"),
             };
             let body = format!(
-                "<p><strong>{city}</strong> {topic}.</p><p>{words} (<a href=\"{base_url}/site/{i}/{k}\">more</a>).</p>"
+                "<p><strong>{city}</strong> {topic}, {case}.</p><p>{words} (<a href=\"{base_url}/site/{i}/{k}\">more</a>).</p>"
             );
             items.push_str(&format!(
                 "<item><title>{}</title><link>{base_url}/site/{i}/{k}</link><guid>{base_url}/site/{i}/{k}</guid><pubDate>{}</pubDate><description>{}</description></item>\n",
