@@ -133,17 +133,16 @@ fn time_sign_ins(server: &Server, fakes: &FakeProviders, stories: &[i64]) -> Dur
         .into_iter()
         .map(|(device, token)| {
             let (addr, id_token) = (server.addr.clone(), fakes.mint_google_id_token(&user, None));
-            std::thread::spawn(move || code_zero_pair(sign_in(&addr, &device, &token, &id_token)))
+            std::thread::spawn(move || {
+                let (status, body) = sign_in(&addr, &device, &token, &id_token);
+                code_zero(status, &body)
+            })
         })
         .collect();
     for call in calls {
         assert!(call.join().unwrap(), "a sign-in with no kill");
     }
     started.elapsed()
-}
-
-fn code_zero_pair((status, body): (u16, Value)) -> bool {
-    code_zero(status, &body)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
