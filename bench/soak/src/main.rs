@@ -217,8 +217,19 @@ async fn run(args: Args) -> anyhow::Result<()> {
     drop(served);
     let log = std::fs::read_to_string(work.join("serve.log")).unwrap_or_default();
 
+    // What the numbers depend on besides the binary: the PostgreSQL server's settings.
+    let database_settings = match &database {
+        watch::Database::Postgres { admin_url, .. } => watch::psql(
+            admin_url,
+            "SELECT 'PostgreSQL ' || current_setting('server_version') || ', autovacuum ' || current_setting('autovacuum') \
+             || ', shared_buffers ' || current_setting('shared_buffers') || ', max_connections ' || current_setting('max_connections')",
+        )
+        .ok(),
+        watch::Database::Sqlite(_) => None,
+    };
     let run = report::Run {
         args: &args,
+        database_settings,
         windows,
         samples,
         failures: shared.stats.failures.lock().map(|f| f.clone()).unwrap_or_default(),

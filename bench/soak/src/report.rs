@@ -10,6 +10,8 @@ use std::path::Path;
 
 pub struct Run<'a> {
     pub args: &'a Args,
+    /// PostgreSQL's version and the settings that move the numbers (`None` on SQLite).
+    pub database_settings: Option<String>,
     /// One entry per window, one KindWindow per kind (in KINDS order).
     pub windows: Vec<Vec<KindWindow>>,
     pub samples: Vec<Sample>,
@@ -119,6 +121,9 @@ pub fn write(run: &Run, out: &Path) -> anyhow::Result<()> {
         args.warmup_minutes,
         out.with_extension("csv").display()
     );
+    if let Some(settings) = &run.database_settings {
+        let _ = writeln!(md, "- Database server: {settings}.");
+    }
     let _ = writeln!(
         md,
         "- Calls: {calls} ({:.0}/s); **errors: {failed}**; 429s: {limited}.",

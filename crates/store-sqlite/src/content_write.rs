@@ -338,15 +338,22 @@ fn settle_wal_past(conn: &Connection, path: &Path, limit: u64) {
     }
 }
 
+/// The content writer's page cache, in KiB (negative: SQLite's unit for a size, not a
+/// page count). It fills with every page the writer touches, so it grows with the
+/// database until it is full: 16 MB keeps the server's memory flat once the stories fill
+/// it, and ingestion reads the rest from the OS's file cache (D408).
+const WRITER_CACHE_KIB: i64 = 16 * 1024;
+
 fn open(path: &Path) -> Result<Connection> {
     let conn = Connection::open(path).map_err(db)?;
     conn.busy_timeout(Duration::from_secs(10)).map_err(db)?;
     conn.set_prepared_statement_cache_capacity(64);
     conn.execute_batch(
         "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0; PRAGMA temp_store = memory; \
-         PRAGMA journal_size_limit = 67108864; PRAGMA cache_size = -65536;",
+         PRAGMA journal_size_limit = 67108864;",
     )
     .map_err(db)?;
+    conn.pragma_update(None, "cache_size", -WRITER_CACHE_KIB).map_err(db)?;
     Ok(conn)
 }
 

@@ -16,11 +16,20 @@ const MAX_ENTRIES: usize = 50_000;
 #[derive(Default)]
 pub struct SessionCache {
     generation: AtomicU64,
-    entries: Mutex<HashMap<i64, Entry>>,
+    entries: Mutex<Entries>,
+}
+
+/// What was read during one generation. An entry of an older generation can never be
+/// given out again, so the table holds only the current one's: a write starts it over,
+/// and a long run of writes and one-off guests cannot fill it with dead entries (the
+/// soak's RSS grew 33 MB in 8 minutes while it did: issue 30).
+#[derive(Default)]
+struct Entries {
+    generation: u64,
+    by_id: HashMap<i64, Entry>,
 }
 
 struct Entry {
-    generation: u64,
     verifier_hash: String,
     session: SessionUser,
 }
@@ -29,9 +38,13 @@ impl SessionCache {
     pub fn get(&self, id: i64, verifier_hash: &str) -> Option<SessionUser> {
         let generation = self.generation.load(Ordering::Acquire);
         let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        if entries.generation != generation {
+            return None;
+        }
         entries
+            .by_id
             .get(&id)
-            .filter(|e| e.generation == generation && e.verifier_hash == verifier_hash)
+            .filter(|e| e.verifier_hash == verifier_hash)
             .map(|e| e.session.clone())
     }
 
@@ -42,17 +55,26 @@ impl SessionCache {
             return;
         }
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        if entries.len() >= MAX_ENTRIES {
-            entries.clear();
+        if entries.generation != generation || entries.by_id.len() >= MAX_ENTRIES {
+            // A new table, not `clear()`: a cleared one keeps its largest size for ever.
+            *entries = Entries {
+                generation,
+                by_id: HashMap::new(),
+            };
         }
-        entries.insert(
+        entries.by_id.insert(
             id,
             Entry {
-                generation,
                 verifier_hash: verifier_hash.to_string(),
                 session: session.clone(),
             },
         );
+    }
+
+    /// Entries held now (tests).
+    #[cfg(test)]
+    fn held(&self) -> usize {
+        self.entries.lock().unwrap_or_else(|p| p.into_inner()).by_id.len()
     }
 
     pub fn generation(&self) -> u64 {
@@ -122,5 +144,22 @@ mod tests {
         drop(cache.forget_after());
         cache.put(before, 7, "h", &session());
         assert!(cache.get(7, "h").is_none());
+    }
+
+    #[test]
+    fn d406_a_write_lets_go_of_the_entries_read_before_it() {
+        let cache = SessionCache::default();
+        for id in 0..100 {
+            cache.put(cache.generation(), id, "h", &session());
+        }
+        assert_eq!(cache.held(), 100);
+        drop(cache.forget_after());
+        cache.put(cache.generation(), 500, "h", &session());
+        assert_eq!(cache.held(), 1, "only the current generation's entries are held");
+        assert!(cache.get(500, "h").is_some());
+        for id in 0..(MAX_ENTRIES as i64 + 10) {
+            cache.put(cache.generation(), id, "h", &session());
+        }
+        assert!(cache.held() <= MAX_ENTRIES, "{} held", cache.held());
     }
 }
