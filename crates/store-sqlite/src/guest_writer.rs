@@ -4,7 +4,8 @@
 //! First visits arrive in bursts and each writes a user, a device and a session. A
 //! dedicated thread owns one SQLite connection and writes every request waiting in its
 //! queue in one transaction (group commit). Ids are handed out here, in memory, when a
-//! request is planned, so its answer is known before it is written: a first visit waits
+//! request is planned (in the caller's task, under one lock, D409), so its answer is known
+//! before it is written: a first visit waits
 //! for its write at most [`ANSWER_WITHIN`], and on a slow disk (a write stuck behind
 //! the checkpointer's fsync took 100 ms and more) is answered with what was planned
 //! while the write goes on. Every read or write by id waits until that id is written
@@ -20,7 +21,7 @@ use domain::user::{UserServer, timestamp_millis};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use std::cell::Cell;
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 use store::{AccountSessionRequest, GuestSession, GuestSessionRequest, Result, StoreError};
 use tokio::sync::{oneshot, watch};
@@ -58,13 +59,6 @@ pub enum Work {
     Account(AccountSessionRequest),
 }
 
-/// A request as it arrives: answered with its plan, and again once written.
-struct Request {
-    req: Work,
-    planned: oneshot::Sender<Planned>,
-    written: oneshot::Sender<Result<GuestSession>>,
-}
-
 /// A plan, and whether it may be answered before its write.
 struct Planned {
     session: GuestSession,
@@ -81,8 +75,12 @@ struct Job {
 }
 
 pub struct GuestWriter {
-    requests: mpsc::Sender<Request>,
-    /// The highest ids handed out, as the planner publishes them before answering.
+    /// The ids handed out and the writer's queue, behind one lock: jobs reach the writer
+    /// in the order of their ids, which is how it knows what a batch settles.
+    plan: Mutex<Plan>,
+    /// Read-only: the user an account session is for (read off the async workers).
+    lookup: Arc<Mutex<Connection>>,
+    /// The highest ids handed out, published before any of them is answered.
     handed_out: watch::Receiver<Ids>,
     /// The highest ids settled, as the writer publishes them after each batch.
     settled: watch::Receiver<Ids>,
@@ -102,8 +100,7 @@ fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> Result<()> 
 }
 
 impl GuestWriter {
-    /// Open the (already migrated) database file and start the planner and writer
-    /// threads. First visits wait for their write at most `answer_within`; the writer
+    /// Open the (already migrated) database file and start the writer thread. First visits wait for their write at most `answer_within`; the writer
     /// starts the WAL over once it is past `restart_wal_past` bytes.
     pub fn spawn(path: &Path, answer_within: Duration, restart_wal_past: u64) -> Result<GuestWriter> {
         let conn = Connection::open(path).map_err(db)?;
@@ -136,15 +133,7 @@ impl GuestWriter {
         lookup.busy_timeout(Duration::from_secs(5)).map_err(db)?;
         let (publish, handed_out) = watch::channel(written);
         let (settle, settled) = watch::channel(written);
-        let (requests, incoming) = mpsc::channel();
         let (jobs, planned) = mpsc::channel();
-        let mut planner = Planner {
-            lookup,
-            handed_out: written,
-            publish,
-            settled: settled.clone(),
-        };
-        spawn_thread("lw-guest-planner", move || planner.run(&incoming, &jobs))?;
         // The file's size says nothing once the WAL is started over (it is never
         // shrunk): SQLite reports the frames in it after each commit instead.
         conn.wal_hook(Some(note_wal_frames));
@@ -155,7 +144,12 @@ impl GuestWriter {
             write_all(conn, &planned, &settle, restart_past_frames)
         })?;
         Ok(GuestWriter {
-            requests,
+            plan: Mutex::new(Plan {
+                handed_out: written,
+                publish,
+                jobs,
+            }),
+            lookup: Arc::new(Mutex::new(lookup)),
             handed_out,
             settled,
             answer_within,
@@ -163,31 +157,106 @@ impl GuestWriter {
     }
 
     pub async fn submit(&self, req: Work) -> Result<GuestSession> {
-        let (planned, plan) = oneshot::channel();
+        let user = match &req {
+            Work::Account(a) => Some(self.account_user(a.user_id.0).await?),
+            Work::Guest(_) => None,
+        };
         let (written, write) = oneshot::channel();
-        self.requests
-            .send(Request { req, planned, written })
-            .map_err(|_| StoreError::Database("the guest planner has stopped".into()))?;
+        let planned = self.plan(req, user, written)?;
         let write = async {
             write
                 .await
                 .map_err(|_| StoreError::Database("the guest writer dropped a request".into()))?
         };
         tokio::pin!(write);
-        // One wake-up in the usual case: the write's answer. The plan is only read if
+        // One wake-up in the usual case: the write's answer. The plan is answered only if
         // the write takes longer than `answer_within`.
         tokio::select! {
             result = &mut write => return result,
             () = tokio::time::sleep(self.answer_within) => {}
         }
-        match plan.await {
-            Ok(Planned {
-                session,
-                may_answer_early: true,
-            }) => Ok(session),
-            // Not to be answered early, or not planned at all: the write's answer says why.
-            _ => write.await,
+        if planned.may_answer_early {
+            Ok(planned.session)
+        } else {
+            write.await
         }
+    }
+
+    /// Hand out the request's ids and queue it for the writer, in the caller's task: a
+    /// few increments under a lock, where a planner thread cost every first visit two
+    /// thread wake-ups (D409).
+    fn plan(
+        &self,
+        req: Work,
+        user: Option<UserServer>,
+        written: oneshot::Sender<Result<GuestSession>>,
+    ) -> Result<Planned> {
+        let settled = self.settled.borrow().session;
+        let mut plan = self.plan.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let may_answer_early = plan.handed_out.session - settled <= MAX_UNWRITTEN;
+        let session = match (&req, user) {
+            // Always a new guest: a device id is a label anyone may copy, never a way back
+            // to its guest (D350).
+            (Work::Guest(r), _) => {
+                plan.handed_out.user += 1;
+                let mut user = new_guest_user(plan.handed_out.user, r);
+                plan.handed_out.session += 1;
+                user.is_new_user = 1;
+                GuestSession {
+                    user,
+                    is_new_user: true,
+                    session_id: plan.handed_out.session,
+                }
+            }
+            (Work::Account(_), Some(user)) => {
+                plan.handed_out.session += 1;
+                GuestSession {
+                    user,
+                    is_new_user: false,
+                    session_id: plan.handed_out.session,
+                }
+            }
+            (Work::Account(a), None) => {
+                return Err(StoreError::Database(format!(
+                    "no user {} to start a session for",
+                    a.user_id
+                )));
+            }
+        };
+        // Published before the plan can be answered: a call made with an early answer must
+        // find its id handed out, or it would not wait for the write.
+        let ids = plan.handed_out;
+        plan.publish.send_replace(ids);
+        // Queued before the plan can be answered: with the writer gone, nothing is answered
+        // that will never be written.
+        plan.jobs
+            .send(Job {
+                req,
+                planned: session.clone(),
+                ids,
+                written,
+            })
+            .map_err(|_| StoreError::Database("the guest writer has stopped".into()))?;
+        Ok(Planned {
+            session,
+            may_answer_early,
+        })
+    }
+
+    /// The user an account session is for, read on a blocking thread.
+    async fn account_user(&self, id: i64) -> Result<UserServer> {
+        let lookup = self.lookup.clone();
+        tokio::task::spawn_blocking(move || {
+            let conn = lookup.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            conn.prepare_cached(concat!("SELECT ", user_columns!(), " FROM users u WHERE u.id = ?1"))
+                .map_err(db)?
+                .query_row([id], user_from_row)
+                .optional()
+                .map_err(db)?
+                .ok_or_else(|| StoreError::Database(format!("no user {id} to start a session for")))
+        })
+        .await
+        .map_err(|e| StoreError::Database(format!("looking up user {id} failed: {e}")))?
     }
 
     /// Wait until every guest handed out so far is written (or failed): at shutdown,
@@ -224,126 +293,26 @@ impl GuestWriter {
     }
 }
 
-/// Hands out ids: a new guest per guest request, a session id per account request.
-/// Its own thread, so a writer stuck on the disk never holds up an answer.
-struct Planner {
-    /// Read-only: the user an account session is for.
-    lookup: Connection,
+/// What planning shares: the ids handed out, where they are published, and the writer's
+/// queue.
+struct Plan {
     handed_out: Ids,
     publish: watch::Sender<Ids>,
-    settled: watch::Receiver<Ids>,
-}
-
-impl Planner {
-    fn run(&mut self, incoming: &mpsc::Receiver<Request>, jobs: &mpsc::Sender<Vec<Job>>) {
-        while let Ok(first) = incoming.recv() {
-            let mut batch = vec![first];
-            while batch.len() < MAX_BATCH {
-                match incoming.try_recv() {
-                    Ok(request) => batch.push(request),
-                    Err(_) => break,
-                }
-            }
-            let settled = *self.settled.borrow();
-            let may_answer_early = self.handed_out.session - settled.session <= MAX_UNWRITTEN;
-            // One read transaction for the batch's lookups.
-            let _ = self.lookup.execute_batch("BEGIN");
-            let plans: Vec<_> = batch
-                .into_iter()
-                .map(|request| {
-                    let plan = self.plan(&request.req);
-                    (request, plan, self.handed_out)
-                })
-                .collect();
-            // Ended whatever happened (it only read): an old snapshot would hide devices
-            // and keep the checkpointer from ever starting the WAL over.
-            if !self.lookup.is_autocommit() {
-                let _ = self.lookup.execute_batch("ROLLBACK");
-            }
-            // Published before any plan is answered: a call made with an early answer
-            // must find its id handed out, or it would not wait for the write.
-            self.publish.send_replace(self.handed_out);
-            let mut planned_jobs = Vec::with_capacity(plans.len());
-            let mut answers = Vec::with_capacity(plans.len());
-            for (Request { req, planned, written }, plan, ids) in plans {
-                match plan {
-                    Ok(session) => {
-                        answers.push((planned, session.clone()));
-                        planned_jobs.push(Job {
-                            req,
-                            planned: session,
-                            ids,
-                            written,
-                        });
-                    }
-                    Err(e) => {
-                        let _ = written.send(Err(e));
-                    }
-                }
-            }
-            // Handed to the writer before any plan may be answered: with the writer gone,
-            // nothing is answered that will never be written.
-            if !planned_jobs.is_empty() && jobs.send(planned_jobs).is_err() {
-                return;
-            }
-            for (planned, session) in answers {
-                let _ = planned.send(Planned {
-                    session,
-                    may_answer_early,
-                });
-            }
-        }
-    }
-
-    /// The answer to one request, with its ids handed out: always a new guest (a device
-    /// id is a label anyone may copy, never a way back to its guest: D350).
-    fn plan(&mut self, work: &Work) -> Result<GuestSession> {
-        let r = match work {
-            Work::Guest(r) => r,
-            Work::Account(a) => return self.plan_account(a),
-        };
-        self.handed_out.user += 1;
-        let mut user = new_guest_user(self.handed_out.user, r);
-        self.handed_out.session += 1;
-        user.is_new_user = 1;
-        Ok(GuestSession {
-            user,
-            is_new_user: true,
-            session_id: self.handed_out.session,
-        })
-    }
-
-    /// A signed-in user's session: only a session id (the device points at the account
-    /// once written).
-    fn plan_account(&mut self, a: &AccountSessionRequest) -> Result<GuestSession> {
-        let user = self
-            .lookup
-            .prepare_cached(concat!("SELECT ", user_columns!(), " FROM users u WHERE u.id = ?1"))
-            .map_err(db)?
-            .query_row([a.user_id.0], user_from_row)
-            .optional()
-            .map_err(db)?
-            .ok_or_else(|| StoreError::Database(format!("no user {} to start a session for", a.user_id)))?;
-        self.handed_out.session += 1;
-        Ok(GuestSession {
-            user,
-            is_new_user: false,
-            session_id: self.handed_out.session,
-        })
-    }
+    jobs: mpsc::Sender<Job>,
 }
 
 /// The writer thread: every planned job waiting, in one transaction.
 fn write_all(
     mut conn: Connection,
-    planned: &mpsc::Receiver<Vec<Job>>,
+    planned: &mpsc::Receiver<Job>,
     settle: &watch::Sender<Ids>,
     restart_wal_past_frames: i64,
 ) {
-    while let Ok(mut batch) = planned.recv() {
+    while let Ok(first) = planned.recv() {
+        let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
             match planned.try_recv() {
-                Ok(more) => batch.extend(more),
+                Ok(more) => batch.push(more),
                 Err(_) => break,
             }
         }
