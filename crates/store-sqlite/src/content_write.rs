@@ -338,8 +338,8 @@ fn settle_wal_past(conn: &Connection, path: &Path, limit: u64) {
     }
 }
 
-/// The content writer's page cache, in KiB (negative: SQLite's unit for a size, not a
-/// page count). It fills with every page the writer touches, so it grows with the
+/// The content writer's page cache, in KiB (given to SQLite negated, which it reads as
+/// KiB rather than pages). It fills with every page the writer touches, so it grows with the
 /// database until it is full: 16 MB keeps the server's memory flat once the stories fill
 /// it, and ingestion reads the rest from the OS's file cache (D408).
 const WRITER_CACHE_KIB: i64 = 16 * 1024;

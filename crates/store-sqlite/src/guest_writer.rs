@@ -100,8 +100,9 @@ fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> Result<()> 
 }
 
 impl GuestWriter {
-    /// Open the (already migrated) database file and start the writer thread. First visits wait for their write at most `answer_within`; the writer
-    /// starts the WAL over once it is past `restart_wal_past` bytes.
+    /// Open the (already migrated) database file and start the writer thread. First visits
+    /// wait for their write at most `answer_within`; the writer starts the WAL over once it
+    /// is past `restart_wal_past` bytes.
     pub fn spawn(path: &Path, answer_within: Duration, restart_wal_past: u64) -> Result<GuestWriter> {
         let conn = Connection::open(path).map_err(db)?;
         conn.busy_timeout(Duration::from_secs(5)).map_err(db)?;
@@ -157,9 +158,11 @@ impl GuestWriter {
     }
 
     pub async fn submit(&self, req: Work) -> Result<GuestSession> {
+        // The user is made (a guest) or read (an account) before the lock; only the ids
+        // are handed out under it.
         let user = match &req {
-            Work::Account(a) => Some(self.account_user(a.user_id.0).await?),
-            Work::Guest(_) => None,
+            Work::Guest(r) => NewOrExisting::NewGuest(new_guest_user(0, r)),
+            Work::Account(a) => NewOrExisting::Existing(self.account_user(a.user_id.0).await?),
         };
         let (written, write) = oneshot::channel();
         let planned = self.plan(req, user, written)?;
@@ -185,43 +188,26 @@ impl GuestWriter {
     /// Hand out the request's ids and queue it for the writer, in the caller's task: a
     /// few increments under a lock, where a planner thread cost every first visit two
     /// thread wake-ups (D409).
-    fn plan(
-        &self,
-        req: Work,
-        user: Option<UserServer>,
-        written: oneshot::Sender<Result<GuestSession>>,
-    ) -> Result<Planned> {
+    fn plan(&self, req: Work, user: NewOrExisting, written: oneshot::Sender<Result<GuestSession>>) -> Result<Planned> {
         let settled = self.settled.borrow().session;
         let mut plan = self.plan.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let may_answer_early = plan.handed_out.session - settled <= MAX_UNWRITTEN;
-        let session = match (&req, user) {
+        let (user, is_new_user) = match user {
             // Always a new guest: a device id is a label anyone may copy, never a way back
             // to its guest (D350).
-            (Work::Guest(r), _) => {
+            NewOrExisting::NewGuest(mut user) => {
                 plan.handed_out.user += 1;
-                let mut user = new_guest_user(plan.handed_out.user, r);
-                plan.handed_out.session += 1;
+                user.id = plan.handed_out.user;
                 user.is_new_user = 1;
-                GuestSession {
-                    user,
-                    is_new_user: true,
-                    session_id: plan.handed_out.session,
-                }
+                (user, true)
             }
-            (Work::Account(_), Some(user)) => {
-                plan.handed_out.session += 1;
-                GuestSession {
-                    user,
-                    is_new_user: false,
-                    session_id: plan.handed_out.session,
-                }
-            }
-            (Work::Account(a), None) => {
-                return Err(StoreError::Database(format!(
-                    "no user {} to start a session for",
-                    a.user_id
-                )));
-            }
+            NewOrExisting::Existing(user) => (user, false),
+        };
+        plan.handed_out.session += 1;
+        let session = GuestSession {
+            user,
+            is_new_user,
+            session_id: plan.handed_out.session,
         };
         // Published before the plan can be answered: a call made with an early answer must
         // find its id handed out, or it would not wait for the write.
@@ -291,6 +277,14 @@ impl GuestWriter {
             tracing::warn!("a guest's write took over {SETTLE_LIMIT:?}; reading without it");
         }
     }
+}
+
+/// The user a planned session is for.
+enum NewOrExisting {
+    /// A guest to be made: its row as the request asks, its id handed out when planned.
+    NewGuest(UserServer),
+    /// An account's user, as read.
+    Existing(UserServer),
 }
 
 /// What planning shares: the ids handed out, where they are published, and the writer's
