@@ -189,10 +189,13 @@ async fn refresh_cluster(tx: &mut Transaction<'_, Postgres>, cluster: i64) -> st
     .await?;
     // A new statement: it sees what the writers this one waited for committed.
     sqlx::query(
-        "UPDATE story_clusters SET lead_id = s.lead_id, size = s.size, media_count = s.media_count, newest = s.newest \
-         FROM (SELECT (SELECT news_id FROM news_items WHERE cluster_id = $1 ORDER BY publish_time DESC, news_id DESC LIMIT 1) \
-         AS lead_id, count(*) AS size, count(DISTINCT media_id) AS media_count, max(publish_time) AS newest \
-         FROM news_items WHERE cluster_id = $1 HAVING count(*) > 0) s WHERE story_clusters.cluster_id = $1",
+        "UPDATE story_clusters SET lead_id = l.news_id, size = s.size, media_count = s.media_count, newest = s.newest, \
+         lang = l.lang, country = l.country \
+         FROM (SELECT count(*) AS size, count(DISTINCT media_id) AS media_count, max(publish_time) AS newest \
+               FROM news_items WHERE cluster_id = $1 HAVING count(*) > 0) s, \
+              (SELECT news_id, lang, country FROM news_items WHERE cluster_id = $1 \
+               ORDER BY publish_time DESC, news_id DESC LIMIT 1) l \
+         WHERE story_clusters.cluster_id = $1",
     )
     .bind(cluster)
     .execute(&mut **tx)
@@ -873,14 +876,23 @@ impl ContentStore for PgStore {
     }
 
     async fn top_news(&self, filter: &ListFilter, since_ms: i64, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
+        // D410: each six-hour bucket of the window (from the start of its first one) in rank
+        // order on `story_clusters_top`, at most a page (with its offset) from each, then
+        // the best of those.
         let list = sqlx::query(concat!(
             "SELECT ",
             news_columns!("''"),
-            " FROM story_clusters c JOIN news_items n ON n.news_id = c.lead_id \
+            " FROM (SELECT k.* FROM generate_series((SELECT max(newest) FROM story_clusters \
+                  WHERE newest >= $3 / 21600000 * 21600000) / 21600000, $3 / 21600000, -1) AS b(b) \
+              CROSS JOIN LATERAL (SELECT x.cluster_id, x.lead_id, x.media_count, x.size, x.newest \
+                FROM story_clusters x WHERE x.newest / 21600000 = b.b \
+                AND ($1::text IS NULL OR x.lang = $1) AND ($2::text IS NULL OR x.country = $2) \
+                ORDER BY x.newest / 21600000 DESC, x.media_count DESC, x.size DESC, x.newest DESC, x.cluster_id DESC \
+                LIMIT $4 + $5) k \
+              ORDER BY k.media_count DESC, k.size DESC, k.newest DESC, k.cluster_id DESC LIMIT $4 OFFSET $5) k \
+              JOIN story_clusters c ON c.cluster_id = k.cluster_id JOIN news_items n ON n.news_id = k.lead_id \
               JOIN media_sources m ON m.media_id = n.media_id \
-              WHERE c.newest >= $3 AND",
-            filters!(),
-            "ORDER BY c.media_count DESC, c.size DESC, c.newest DESC, c.cluster_id DESC LIMIT $4 OFFSET $5"
+              ORDER BY k.media_count DESC, k.size DESC, k.newest DESC, k.cluster_id DESC"
         ))
         .bind(filter.lang.as_deref())
         .bind(filter.country.as_deref())

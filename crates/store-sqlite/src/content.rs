@@ -202,17 +202,24 @@ fn special_row(r: &SqliteRow) -> std::result::Result<Special, sqlx::Error> {
     })
 }
 
-/// Top news: the page's clusters first (narrow rows, walked in rank order on
-/// `story_clusters_rank` so the walk stops at the page, D148), then only their lead
-/// items read whole.
+/// Top news (D410): each six-hour bucket of the window walked in rank order on
+/// `story_clusters_top`, at most a page (with its offset) from each, filtered on the
+/// index alone; the best of those, then only their lead items read whole. The window
+/// starts at the start of its first bucket (so no walk passes over older clusters) and
+/// its buckets run from the newest cluster's down: the work is a page per bucket however
+/// many stories the database or the window holds, and none when the window is empty.
 const TOP_NEWS_SQL: &str = concat!(
-    "SELECT ",
+    "WITH RECURSIVE buckets(b) AS (SELECT max(newest) / 21600000 FROM story_clusters \
+         WHERE newest >= ?3 / 21600000 * 21600000 \
+       UNION ALL SELECT b - 1 FROM buckets WHERE b > ?3 / 21600000) \
+     SELECT ",
     news_columns!("''"),
     " FROM (SELECT c.cluster_id AS k_cluster, c.media_count AS k_media, c.size AS k_size, c.newest AS k_newest \
-        FROM story_clusters c WHERE c.newest >= ?3 AND EXISTS (SELECT 1 FROM news_items n \
-        JOIN media_sources m ON m.media_id = n.media_id WHERE n.news_id = c.lead_id AND",
-    filters!(),
-    ") ORDER BY c.media_count DESC, c.size DESC, c.newest DESC, c.cluster_id DESC LIMIT +?4 OFFSET +?5) k \
+        FROM buckets JOIN story_clusters c WHERE c.cluster_id IN (SELECT x.cluster_id FROM story_clusters x \
+          WHERE x.newest / 21600000 = buckets.b \
+          AND (?1 IS NULL OR x.lang = ?1) AND (?2 IS NULL OR x.country = ?2) \
+          ORDER BY x.media_count DESC, x.size DESC, x.newest DESC, x.cluster_id DESC LIMIT +?4 + ?5) \
+        ORDER BY c.media_count DESC, c.size DESC, c.newest DESC, c.cluster_id DESC LIMIT +?4 OFFSET +?5) k \
       JOIN story_clusters c ON c.cluster_id = k.k_cluster JOIN news_items n ON n.news_id = c.lead_id \
       JOIN media_sources m ON m.media_id = n.media_id \
       ORDER BY k.k_media DESC, k.k_size DESC, k.k_newest DESC, k.k_cluster DESC"
@@ -627,16 +634,16 @@ impl ContentStore for SqliteStore {
 mod tests {
     use super::*;
 
-    /// D148: top news walks `story_clusters_rank` and stops at the page; it never sorts
-    /// every recent cluster.
+    /// D410: top news walks each bucket of the window on `story_clusters_top`, in its
+    /// order, and reads no item to filter; it never sorts every cluster of the window.
     #[tokio::test]
-    async fn top_news_walks_clusters_in_rank_order() {
+    async fn top_news_walks_each_bucket_in_rank_order() {
         let dir = std::env::temp_dir().join(format!("lw-top-plan-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let store = SqliteStore::open_file(&dir.join("plan.sqlite")).await.unwrap();
         let plan: Vec<String> = sqlx::query(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {TOP_NEWS_SQL}")))
-            .bind(None::<String>)
-            .bind(None::<String>)
+            .bind(Some("fr"))
+            .bind(Some("CA"))
             .bind(0_i64)
             .bind(21_i64)
             .bind(0_i64)
@@ -647,12 +654,16 @@ mod tests {
             .map(|row| row.get::<String, _>("detail"))
             .collect();
         let _ = std::fs::remove_dir_all(&dir);
+        // The walk inside a bucket: the index in its own order, nothing else read.
         assert!(
-            plan.iter().any(|d| d.contains("USING INDEX story_clusters_rank")),
+            plan.iter()
+                .any(|d| d.contains("SEARCH x USING COVERING INDEX story_clusters_top (<expr>=?)")),
             "{plan:#?}"
         );
-        assert!(
-            !plan.iter().any(|d| d.contains("TEMP B-TREE FOR ORDER BY")),
+        // Only the buckets' pages are sorted: one sort, never one inside the walk.
+        assert_eq!(
+            plan.iter().filter(|d| d.contains("TEMP B-TREE FOR ORDER BY")).count(),
+            1,
             "{plan:#?}"
         );
     }

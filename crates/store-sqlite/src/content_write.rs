@@ -734,10 +734,10 @@ pub fn upsert_items(
                     // item of this batch joins it, which recounts it below).
                     None => {
                         tx.prepare_cached(
-                            "INSERT INTO story_clusters (cluster_id, lead_id, size, media_count, newest) \
-                             VALUES (?1, ?1, 1, 1, ?2)",
+                            "INSERT INTO story_clusters (cluster_id, lead_id, size, media_count, newest, lang, country) \
+                             VALUES (?1, ?1, 1, 1, ?2, ?3, ?4)",
                         )
-                        .and_then(|mut s| s.execute(params![id, item.publish_time_ms]))
+                        .and_then(|mut s| s.execute(params![id, item.publish_time_ms, item.lang, country]))
                         .map_err(db)?;
                     }
                     Some(c) => {
@@ -798,9 +798,12 @@ fn refresh_cluster(tx: &Connection, cluster: i64) -> Result<()> {
         .and_then(|mut s| s.execute([cluster]))
         .map_err(db)?;
     tx.prepare_cached(
-        "INSERT INTO story_clusters (cluster_id, lead_id, size, media_count, newest) \
-         SELECT ?1, (SELECT news_id FROM news_items WHERE cluster_id = ?1 ORDER BY publish_time DESC, news_id DESC LIMIT 1), \
-         count(*), count(DISTINCT media_id), max(publish_time) FROM news_items WHERE cluster_id = ?1 HAVING count(*) > 0",
+        "INSERT INTO story_clusters (cluster_id, lead_id, size, media_count, newest, lang, country) \
+         SELECT ?1, l.news_id, s.size, s.media_count, s.newest, l.lang, l.country \
+         FROM (SELECT count(*) AS size, count(DISTINCT media_id) AS media_count, max(publish_time) AS newest \
+               FROM news_items WHERE cluster_id = ?1 HAVING count(*) > 0) s \
+         JOIN (SELECT news_id, lang, country FROM news_items WHERE cluster_id = ?1 \
+               ORDER BY publish_time DESC, news_id DESC LIMIT 1) l",
     )
     .and_then(|mut s| s.execute([cluster]))
     .map_err(db)?;

@@ -264,6 +264,7 @@ macro_rules! store_contract_tests {
             a_list_over_several_places_merges_them_newest_first,
             lists_filter_by_language_country_category_and_publisher,
             clusters_count_items_and_publishers_and_rank_top,
+            top_ranks_the_whole_window_filters_by_lead_and_pages,
             search_is_accent_and_case_insensitive_with_prefix_and_stemming,
             search_finds_every_item_of_a_batch_and_the_last_text_of_a_repeat,
             grouped_writes_are_stored_once_committed,

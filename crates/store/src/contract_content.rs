@@ -516,11 +516,17 @@ pub async fn clusters_count_items_and_publishers_and_rank_top(store: &dyn Store)
         "the lead is the newest item of the biggest story"
     );
     assert_eq!(top[1].news_id, lone);
+    // The window starts at the start of its six-hour bucket (D410): T0 here.
     let recent = store
         .top_news(&ListFilter::default(), T0 + 4 * HOUR, 0, 10)
         .await
         .unwrap();
-    assert_eq!(ids(&recent), vec![lone], "stories with nothing new since are left out");
+    assert_eq!(ids(&recent), ids(&top), "the window's first bucket is whole");
+    let later = store
+        .top_news(&ListFilter::default(), T0 + 6 * HOUR, 0, 10)
+        .await
+        .unwrap();
+    assert!(later.is_empty(), "stories with nothing new since are left out");
     let candidates = store.cluster_candidates(T0, T0 + 2 * HOUR).await.unwrap();
     assert_eq!(candidates.len(), 3);
     assert!(candidates.iter().all(|c| c.signature == vec![1, 2, 3]));
@@ -529,6 +535,97 @@ pub async fn clusters_count_items_and_publishers_and_rank_top(store: &dyn Store)
     assert_eq!(since, candidates);
     let later = store.cluster_candidates_since(T0, T0 + 2 * HOUR, T0 + 1).await.unwrap();
     assert!(later.is_empty(), "nothing was written after T0");
+}
+
+/// D410: top ranks the window's stories together whichever six-hour part of the window
+/// they fall in, leaves out an older story however big, filters on the lead story and
+/// pages with an offset that reaches past one part's first page.
+pub async fn top_ranks_the_whole_window_filters_by_lead_and_pages(store: &dyn Store) {
+    let (us, us_feed) = one_feed(store, "top-us", "US").await;
+    let (ca, ca_feed) = one_feed(store, "top-ca", "CA").await;
+    let (us2, us2_feed) = one_feed(store, "top-us-2", "US").await;
+    let new_story = |feed, media, identity: &'static str, hours: i64, lang: &'static str| async move {
+        let mut item = record(identity, identity, hours, &[]);
+        item.lang = lang.into();
+        store
+            .upsert_items(feed, media, &[item], &[ClusterChoice::New], T0)
+            .await
+            .unwrap()[0]
+            .news_id()
+    };
+    // Before the window: the biggest story of all (two publishers), left out.
+    let old = new_story(us_feed, us, "old", -30, "en").await;
+    let mut joined = record("old-2", "old-2", -29, &[]);
+    joined.lang = "en".into();
+    store
+        .upsert_items(us2_feed, us2, &[joined], &[ClusterChoice::Join(own_cluster(old))], T0)
+        .await
+        .unwrap();
+    // In the window: five single stories in its first six hours, one French in Canada in
+    // the next part, and a story two publishers tell in the last part.
+    let mut early = Vec::new();
+    for (i, identity) in ["e0", "e1", "e2", "e3", "e4"].into_iter().enumerate() {
+        early.push(new_story(us_feed, us, identity, i as i64, "en").await);
+    }
+    let french = new_story(ca_feed, ca, "fr", 8, "fr").await;
+    let big = new_story(us_feed, us, "big", 20, "en").await;
+    let mut other = record("big-2", "big-2", 19, &[]);
+    other.lang = "en".into();
+    store
+        .upsert_items(us2_feed, us2, &[other], &[ClusterChoice::Join(own_cluster(big))], T0)
+        .await
+        .unwrap();
+
+    let all = store.top_news(&ListFilter::default(), T0, 0, 20).await.unwrap();
+    let newest_first: Vec<NewsId> = early.iter().rev().copied().collect();
+    let mut expected = vec![big, french];
+    expected.extend(&newest_first);
+    assert_eq!(
+        ids(&all),
+        expected,
+        "rank over the whole window, the older story left out"
+    );
+    // Pages: an offset past the first part's first page of two.
+    let page = store.top_news(&ListFilter::default(), T0, 3, 2).await.unwrap();
+    assert_eq!(ids(&page), expected[3..5].to_vec());
+    let last = store.top_news(&ListFilter::default(), T0, 6, 2).await.unwrap();
+    assert_eq!(ids(&last), expected[6..].to_vec());
+    // Filters read the lead story.
+    let fr = ListFilter {
+        lang: Some("fr".into()),
+        country: None,
+    };
+    assert_eq!(ids(&store.top_news(&fr, T0, 0, 20).await.unwrap()), vec![french]);
+    let canada = ListFilter {
+        lang: None,
+        country: Some("CA".into()),
+    };
+    assert_eq!(ids(&store.top_news(&canada, T0, 0, 20).await.unwrap()), vec![french]);
+    // The window starts at its first bucket's start: from T0 + 5h it holds the first part
+    // (T0 to T0 + 6h) whole; from T0 + 6h that part is out.
+    assert_eq!(
+        store
+            .top_news(&ListFilter::default(), T0 + 5 * HOUR, 0, 20)
+            .await
+            .unwrap()
+            .len(),
+        7
+    );
+    assert_eq!(
+        ids(&store
+            .top_news(&ListFilter::default(), T0 + 6 * HOUR, 0, 20)
+            .await
+            .unwrap()),
+        vec![big, french]
+    );
+    // A window after the newest story is empty.
+    assert!(
+        store
+            .top_news(&ListFilter::default(), T0 + 30 * HOUR, 0, 20)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 /// Full text follows the batch: an item twice in one feed is found by its last text only,

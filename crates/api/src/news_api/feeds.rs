@@ -20,7 +20,8 @@ use geo::CityId;
 use store::content::{Listing, MediaId, PlaceKey, SearchQuery};
 use utoipa::IntoParams;
 
-/// `top` ranks stories with an item in this window.
+/// `top` ranks stories with an item in this window (from the start of its first six-hour
+/// bucket, D410).
 pub const TOP_WINDOW_MS: i64 = 72 * 3_600_000;
 
 const CHANNELS: &str = "local, latest, top, category, location, media, special";
