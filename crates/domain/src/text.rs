@@ -9,6 +9,13 @@ use unicode_normalization::char::is_combining_mark;
 /// montreal), apostrophes dropped (St. John's → st johns), any other run of
 /// non-alphanumeric characters as one space, trimmed.
 pub fn fold(text: &str) -> String {
+    if text.is_ascii() {
+        return fold_ascii(text);
+    }
+    fold_unicode(text)
+}
+
+fn fold_unicode(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut pending_space = false;
     for c in text.nfd() {
@@ -30,6 +37,28 @@ pub fn fold(text: &str) -> String {
                 'đ' | 'Đ' => out.push('d'),
                 _ => out.extend(c.to_lowercase()),
             }
+        } else {
+            pending_space = true;
+        }
+    }
+    out
+}
+
+/// [`fold`] for ASCII text, which has no accents to take off (the same rules without the
+/// Unicode decomposition: search ranks a thousand titles per query, D412).
+fn fold_ascii(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut pending_space = false;
+    for c in text.chars() {
+        if matches!(c, '\'' | '`') {
+            continue;
+        }
+        if c.is_ascii_alphanumeric() {
+            if pending_space && !out.is_empty() {
+                out.push(' ');
+            }
+            pending_space = false;
+            out.push(c.to_ascii_lowercase());
         } else {
             pending_space = true;
         }
@@ -116,6 +145,21 @@ pub fn summary_of(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fold_of_ascii_text_is_the_unicode_fold() {
+        let every_ascii: String = (0u8..128).map(char::from).collect();
+        for text in [
+            every_ascii.as_str(),
+            "St. John's  Council--",
+            "  Don`t  STOP: 24/7 ",
+            "a'b c-d_e\tf\ng",
+            "",
+            "''",
+        ] {
+            assert_eq!(fold_ascii(text), fold_unicode(text), "{text:?}");
+        }
+    }
 
     #[test]
     fn fold_removes_accents_case_and_punctuation() {

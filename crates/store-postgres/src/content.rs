@@ -9,9 +9,28 @@ use std::collections::BTreeSet;
 use store::content::{
     After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedHealth, FeedId, FeedStatus,
     FetchRecord, ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow,
-    PlaceKey, PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, Upserted,
+    PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted, WHOLE_WORD_ENOUGH, in_order_of, search_window,
+    two_tier_page,
 };
 use store::{ContentStore, Result, StoreError};
+
+/// The words of a search in every language's configuration, as one `tsquery` named `q`;
+/// `$n` is the bind holding them.
+macro_rules! search_words {
+    ($n:literal) => {
+        concat!(
+            "(SELECT to_tsquery('simple', ",
+            $n,
+            ") || to_tsquery('english', ",
+            $n,
+            ") || to_tsquery('spanish', ",
+            $n,
+            ") || to_tsquery('french', ",
+            $n,
+            ") AS q)"
+        )
+    };
+}
 
 macro_rules! news_columns {
     ($content:literal) => {
@@ -165,12 +184,21 @@ fn ts_config(lang: &str) -> &'static str {
 }
 
 /// A tsquery: every word, the last as a prefix.
-fn ts_query(words: &[String]) -> String {
+/// A `tsquery` of every word, the last as a prefix when `last_as_prefix`; with `weights`
+/// (e.g. `A`, the title's) each word matches only there.
+fn ts_query(words: &[String], last_as_prefix: bool, weights: &str) -> String {
     let n = words.len();
     words
         .iter()
         .enumerate()
-        .map(|(i, w)| if i + 1 == n { format!("{w}:*") } else { w.clone() })
+        .map(|(i, w)| {
+            let prefix = if last_as_prefix && i + 1 == n { "*" } else { "" };
+            if prefix.is_empty() && weights.is_empty() {
+                w.clone()
+            } else {
+                format!("{w}:{prefix}{weights}")
+            }
+        })
         .collect::<Vec<_>>()
         .join(" & ")
 }
@@ -518,6 +546,36 @@ impl PgStore {
         }
         tx.commit().await?;
         Ok(out)
+    }
+}
+
+impl PgStore {
+    /// The newest `n` stories matching the `tsquery` words `matched` (and not `but_not`)
+    /// and the search's filters.
+    async fn search_ids(&self, q: &SearchQuery, matched: &str, but_not: Option<&str>, n: i64) -> Result<Vec<NewsId>> {
+        let ids: Vec<i64> = sqlx::query_scalar(concat!(
+            "SELECT n.news_id FROM news_items n, ",
+            search_words!("$3"),
+            " AS w WHERE n.search @@ w.q AND ($8::text IS NULL OR NOT n.search @@ ",
+            search_words!("$8"),
+            ") AND",
+            filters!(),
+            "AND ($4::text IS NULL OR n.category_id = $4) AND ($5::bigint IS NULL OR n.publish_time >= $5) \
+             AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = $6 AND p.news_id = n.news_id)) \
+             ORDER BY n.news_id DESC LIMIT $7"
+        ))
+        .bind(q.filter.lang.as_deref())
+        .bind(q.filter.country.as_deref())
+        .bind(matched)
+        .bind(q.category.as_deref())
+        .bind(q.since_ms)
+        .bind(q.place.as_ref().map(PlaceKey::key))
+        .bind(n)
+        .bind(but_not)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(ids.into_iter().map(NewsId).collect())
     }
 }
 
@@ -921,40 +979,42 @@ impl ContentStore for PgStore {
     }
 
     async fn search_news(&self, q: &SearchQuery, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
-        let tsq = ts_query(&q.words());
-        if tsq.is_empty() {
+        let words = q.words();
+        let Some((offset, limit)) = search_window(offset, limit).filter(|_| !words.is_empty()) else {
             return Ok(Vec::new());
-        }
-        // The newest SEARCH_RANKED_MAX matches, then the best of those (ts_rank reads
-        // each row's tsvector: ranking every match of a common word is the slow part).
-        let list = sqlx::query(concat!(
-            "SELECT ",
-            news_columns!("''"),
-            " FROM (SELECT n.news_id AS k_id, ts_rank(n.search, w.q) AS k_score FROM news_items n, \
-                (SELECT to_tsquery('simple', $3) || to_tsquery('english', $3) || to_tsquery('spanish', $3) \
-                || to_tsquery('french', $3) AS q) AS w \
-              WHERE n.search @@ w.q AND",
-            filters!(),
-            "AND ($4::text IS NULL OR n.category_id = $4) AND ($5::bigint IS NULL OR n.publish_time >= $5) \
-             AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = $6 AND p.news_id = n.news_id)) \
-             ORDER BY n.news_id DESC LIMIT $9) k \
-             JOIN news_items n ON n.news_id = k.k_id JOIN media_sources m ON m.media_id = n.media_id \
-             LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id \
-             ORDER BY k.k_score DESC, n.publish_time DESC, n.news_id DESC LIMIT $7 OFFSET $8"
+        };
+        // D411: the whole words when they match enough stories (a count that stops there),
+        // else the last word as a prefix.
+        let whole = ts_query(&words, false, "");
+        let found: i64 = sqlx::query_scalar(concat!(
+            "SELECT count(*) FROM (SELECT 1 FROM news_items n, ",
+            search_words!("$1"),
+            " AS w WHERE n.search @@ w.q LIMIT $2) f"
         ))
-        .bind(q.filter.lang.as_deref())
-        .bind(q.filter.country.as_deref())
-        .bind(tsq)
-        .bind(q.category.as_deref())
-        .bind(q.since_ms)
-        .bind(q.place.as_ref().map(PlaceKey::key))
-        .bind(limit)
-        .bind(offset)
-        .bind(SEARCH_RANKED_MAX)
-        .fetch_all(&self.pool)
+        .bind(&whole)
+        .bind(WHOLE_WORD_ENOUGH)
+        .fetch_one(&self.pool)
         .await
         .map_err(db)?;
-        rows(list, news_row)
+        let prefix = found < WHOLE_WORD_ENOUGH;
+        // D412: title matches (the title is weight A), then the others, newest first; then
+        // only the page's stories read.
+        let matched = ts_query(&words, prefix, "");
+        let in_title = ts_query(&words, prefix, "A");
+        let page = two_tier_page(
+            offset,
+            limit,
+            async |n| self.search_ids(q, &in_title, None, n).await,
+            async |n| self.search_ids(q, &matched, Some(&in_title), n).await,
+        )
+        .await?;
+        if page.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list = self
+            .list_news(&Listing::Ids(page.clone()), &ListFilter::default(), None, limit as i64)
+            .await?;
+        Ok(in_order_of(&page, list))
     }
 
     async fn put_special(&self, sp: &Special, now_ms: i64) -> Result<()> {

@@ -9,7 +9,8 @@ use sqlx::sqlite::SqliteRow;
 use store::content::{
     After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedHealth, FeedId, FeedStatus,
     FetchRecord, ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow,
-    PlaceKey, PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, Upserted,
+    PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted, WHOLE_WORD_ENOUGH, in_order_of, search_window,
+    two_tier_page,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -174,14 +175,14 @@ fn keys_json(places: &[PlaceKey]) -> String {
     serde_json::to_string(&places.iter().map(PlaceKey::key).collect::<Vec<_>>()).unwrap_or_else(|_| "[]".into())
 }
 
-/// An FTS5 query: every word (quoted), the last as a prefix.
-fn fts_query(words: &[String]) -> String {
+/// An FTS5 query: every word (quoted), the last as a prefix when `last_as_prefix`.
+fn fts_query(words: &[String], last_as_prefix: bool) -> String {
     let n = words.len();
     words
         .iter()
         .enumerate()
         .map(|(i, w)| {
-            if i + 1 == n {
+            if last_as_prefix && i + 1 == n {
                 format!("\"{w}\"*")
             } else {
                 format!("\"{w}\"")
@@ -224,6 +225,33 @@ const TOP_NEWS_SQL: &str = concat!(
       JOIN media_sources m ON m.media_id = n.media_id \
       ORDER BY k.k_media DESC, k.k_size DESC, k.k_newest DESC, k.k_cluster DESC"
 );
+
+impl SqliteStore {
+    /// The newest `n` stories matching the FTS5 query `matched` and the search's filters.
+    /// A story is read only when a filter needs it.
+    async fn search_ids(&self, q: &SearchQuery, matched: &str, n: i64) -> Result<Vec<NewsId>> {
+        let ids: Vec<i64> = sqlx::query_scalar(concat!(
+            "SELECT f.rowid FROM news_fts f WHERE news_fts MATCH ?3 \
+             AND ((?1 IS NULL AND ?2 IS NULL AND ?4 IS NULL AND ?5 IS NULL AND ?6 IS NULL) \
+               OR EXISTS (SELECT 1 FROM news_items n WHERE n.news_id = f.rowid AND",
+            filters!(),
+            "AND (?4 IS NULL OR n.category_id = ?4) AND (?5 IS NULL OR n.publish_time >= ?5) \
+               AND (?6 IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?6 AND p.news_id = n.news_id)))) \
+             ORDER BY f.rowid DESC LIMIT +?7"
+        ))
+        .bind(q.filter.lang.as_deref())
+        .bind(q.filter.country.as_deref())
+        .bind(matched)
+        .bind(q.category.as_deref())
+        .bind(q.since_ms)
+        .bind(q.place.as_ref().map(PlaceKey::key))
+        .bind(n)
+        .fetch_all(&self.content_reader)
+        .await
+        .map_err(db)?;
+        Ok(ids.into_iter().map(NewsId).collect())
+    }
+}
 
 #[async_trait]
 impl ContentStore for SqliteStore {
@@ -560,38 +588,42 @@ impl ContentStore for SqliteStore {
 
     async fn search_news(&self, q: &SearchQuery, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
         let words = q.words();
-        if words.is_empty() {
+        let Some((offset, limit)) = search_window(offset, limit).filter(|_| !words.is_empty()) else {
+            return Ok(Vec::new());
+        };
+        // D411: the whole words when they match enough stories (a count that stops there),
+        // else the last word as a prefix.
+        let whole = fts_query(&words, false);
+        let found: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM (SELECT 1 FROM news_fts WHERE news_fts MATCH ?1 LIMIT +?2)")
+                .bind(&whole)
+                .bind(WHOLE_WORD_ENOUGH)
+                .fetch_one(&self.content_reader)
+                .await
+                .map_err(db)?;
+        let matched = if found >= WHOLE_WORD_ENOUGH {
+            whole
+        } else {
+            fts_query(&words, true)
+        };
+        // D412: title matches, then the others, each in FTS5's own rowid order (newest
+        // first) and stopping at what the page needs; then only the page's stories read.
+        let in_title = format!("{{title}} : ({matched})");
+        let elsewhere = format!("({matched}) NOT {{title}} : ({matched})");
+        let page = two_tier_page(
+            offset,
+            limit,
+            async |n| self.search_ids(q, &in_title, n).await,
+            async |n| self.search_ids(q, &elsewhere, n).await,
+        )
+        .await?;
+        if page.is_empty() {
             return Ok(Vec::new());
         }
-        // The newest matches first, in FTS5's own rowid order (it stops after the cap,
-        // so bm25 runs for at most SEARCH_RANKED_MAX rows), then the best of those.
-        let list = sqlx::query(concat!(
-            "SELECT ",
-            news_columns!("''"),
-            " FROM (SELECT f.rowid AS k_id, bm25(news_fts, 4.0, 2.0, 1.0) AS k_score \
-                FROM news_fts f JOIN news_items n ON n.news_id = f.rowid \
-                WHERE news_fts MATCH ?3 AND",
-            filters!(),
-            "AND (?4 IS NULL OR n.category_id = ?4) AND (?5 IS NULL OR n.publish_time >= ?5) \
-               AND (?6 IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?6 AND p.news_id = n.news_id)) \
-               ORDER BY f.rowid DESC LIMIT +?9) k \
-              JOIN news_items n ON n.news_id = k.k_id JOIN media_sources m ON m.media_id = n.media_id \
-              LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id \
-              ORDER BY k.k_score, n.publish_time DESC, n.news_id DESC LIMIT +?7 OFFSET +?8"
-        ))
-        .bind(q.filter.lang.as_deref())
-        .bind(q.filter.country.as_deref())
-        .bind(fts_query(&words))
-        .bind(q.category.as_deref())
-        .bind(q.since_ms)
-        .bind(q.place.as_ref().map(PlaceKey::key))
-        .bind(limit)
-        .bind(offset)
-        .bind(SEARCH_RANKED_MAX)
-        .fetch_all(&self.content_reader)
-        .await
-        .map_err(db)?;
-        rows(list, news_row)
+        let list = self
+            .list_news(&Listing::Ids(page.clone()), &ListFilter::default(), None, limit as i64)
+            .await?;
+        Ok(in_order_of(&page, list))
     }
 
     async fn put_special(&self, special: &Special, now_ms: i64) -> Result<()> {

@@ -311,11 +311,47 @@ pub struct After {
 /// as a rare one, and a news search wants recent stories anyway.
 pub const SEARCH_RANKED_MAX: i64 = 1_000;
 
+/// A search page's offset and size within the first [`SEARCH_RANKED_MAX`] results, or
+/// None past them (negative values count as 0).
+pub fn search_window(offset: i64, limit: i64) -> Option<(usize, usize)> {
+    let offset = offset.max(0);
+    let limit = limit.max(0).min(SEARCH_RANKED_MAX - offset);
+    (limit > 0).then_some((offset as usize, limit as usize))
+}
+
+/// A search's results in two tiers (D412): stories whose title holds every word, newest
+/// first, then the other matches, newest first. `title_matches` gives at most `n` of the
+/// first tier and `other_matches` of the second; only what the page needs is read.
+pub async fn two_tier_page<T, O>(offset: usize, limit: usize, title_matches: T, other_matches: O) -> Result<Vec<NewsId>>
+where
+    T: AsyncFnOnce(i64) -> Result<Vec<NewsId>>,
+    O: AsyncFnOnce(i64) -> Result<Vec<NewsId>>,
+{
+    let wanted = offset + limit;
+    let mut ids = title_matches(wanted as i64).await?;
+    if ids.len() < wanted {
+        ids.extend(other_matches((wanted - ids.len()) as i64).await?);
+    }
+    Ok(ids.into_iter().skip(offset).take(limit).collect())
+}
+
+/// `rows`, read in any order, in the order of `ids`; an id without a row is left out.
+pub fn in_order_of(ids: &[NewsId], rows: Vec<NewsRow>) -> Vec<NewsRow> {
+    let mut by_id: std::collections::HashMap<NewsId, NewsRow> = rows.into_iter().map(|r| (r.news_id, r)).collect();
+    ids.iter().filter_map(|id| by_id.remove(id)).collect()
+}
+
+/// The last word of a search is read as a prefix only when, as a whole word, it matches
+/// fewer stories than this (D411): a common word's prefix joins the match lists of every
+/// word it begins (all of them read to the end), a whole word's list is read newest first
+/// and only as far as the page needs.
+pub const WHOLE_WORD_ENOUGH: i64 = 50;
+
 /// A full-text query.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SearchQuery {
     /// Folded words (accent- and case-insensitive), all of which must match
-    /// (the last one as a prefix).
+    /// (the last one as a prefix when it is rare as a whole word, [`WHOLE_WORD_ENOUGH`]).
     pub terms: Vec<String>,
     pub filter: ListFilter,
     pub place: Option<PlaceKey>,

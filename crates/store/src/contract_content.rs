@@ -3,7 +3,7 @@
 use crate::Store;
 use crate::content::{
     After, ClusterChoice, ClusterId, FeedHealth, FeedId, FetchRecord, ListFilter, Listing, MediaId, NewFeed, NewMedia,
-    NewsId, NewsRecord, PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted,
+    NewsId, NewsRecord, PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted, WHOLE_WORD_ENOUGH,
 };
 
 const T0: i64 = 1_763_640_000_000;
@@ -628,6 +628,42 @@ pub async fn top_ranks_the_whole_window_filters_by_lead_and_pages(store: &dyn St
     );
 }
 
+/// D411: the last word is read as a prefix only while, as a whole word, it matches fewer
+/// than WHOLE_WORD_ENOUGH stories.
+pub async fn d411_a_common_whole_word_is_not_read_as_a_prefix(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "councils", "US").await;
+    let mut batch = vec![record("longer", "Councillor retires", 0, &[])];
+    batch.extend(
+        (1..WHOLE_WORD_ENOUGH).map(|i| record(&format!("c{i}"), &format!("Council meets, session {i}"), 1, &[])),
+    );
+    let choices = vec![ClusterChoice::New; batch.len()];
+    store.upsert_items(feed, media, &batch, &choices, T0).await.unwrap();
+    let q = |terms: &[&str]| SearchQuery {
+        terms: terms.iter().map(|t| t.to_string()).collect(),
+        ..SearchQuery::default()
+    };
+    let has_longer = |rows: &[crate::content::NewsRow]| rows.iter().any(|r| r.title == "Councillor retires");
+    let rare = store.search_news(&q(&["council"]), 0, 100).await.unwrap();
+    assert_eq!(rare.len() as i64, WHOLE_WORD_ENOUGH, "one short of enough: a prefix");
+    assert!(has_longer(&rare));
+    store
+        .upsert_items(
+            feed,
+            media,
+            &[record("c-last", "Council meets again", 2, &[])],
+            &[ClusterChoice::New],
+            T0,
+        )
+        .await
+        .unwrap();
+    let common = store.search_news(&q(&["council"]), 0, 100).await.unwrap();
+    assert_eq!(common.len() as i64, WHOLE_WORD_ENOUGH, "enough: the whole word only");
+    assert!(!has_longer(&common));
+    // Only the last word may be a prefix, and "sess" is no whole word.
+    let typed = store.search_news(&q(&["council", "sess"]), 0, 100).await.unwrap();
+    assert_eq!(typed.len() as i64, WHOLE_WORD_ENOUGH - 1);
+}
+
 /// Full text follows the batch: an item twice in one feed is found by its last text only,
 /// and a batch larger than one full-text statement (SQLite writes 64 rows at a time) is
 /// found whole.
@@ -787,39 +823,47 @@ pub async fn search_is_accent_and_case_insensitive_with_prefix_and_stemming(stor
     assert!(store.search_news(&q(&["\"a\" OR b* & !c"]), 0, 10).await.is_ok());
 }
 
-pub async fn search_ranks_only_the_newest_matches(store: &dyn Store) {
+/// D412 (and D141's cap): stories whose title holds every word come first, however old,
+/// then the others; each tier newest first; paging ends after SEARCH_RANKED_MAX results.
+pub async fn search_ranks_title_matches_first_newest_first_up_to_the_cap(store: &dyn Store) {
     use crate::content::SEARCH_RANKED_MAX;
     let (media, feed) = one_feed(store, "ranked", "US").await;
-    // The best match of all is stored first, so it is the oldest: past the cap.
-    let mut best = record("r-best", "Harbor harbor harbor", 0, &[]);
-    best.body_text = "harbor harbor harbor harbor, by the old lighthouse".into();
-    let mut records = vec![best];
+    // The best match of all is stored first, so it is the oldest.
+    let mut best = record("r-best", "Harbor lighthouse reopens", 0, &[]);
+    best.body_text = "The harbor lighthouse reopens".into();
+    let mut half = record("r-half", "Harbor fees rise", 0, &[]);
+    half.body_text = "Fees at the harbor rise; the lighthouse is closed".into();
+    let mut records = vec![best, half];
     for i in 0..SEARCH_RANKED_MAX {
         let mut r = record(&format!("r{i}"), &format!("Story number {i}"), 1, &[]);
-        r.body_text = format!("Story number {i} mentions the harbor once among many other words.");
+        r.body_text = format!("Story number {i} mentions the harbor lighthouse once among many other words.");
         records.push(r);
     }
     let clusters = vec![ClusterChoice::New; records.len()];
     store.upsert_items(feed, media, &records, &clusters, T0).await.unwrap();
     let q = SearchQuery {
-        terms: vec!["harbor".into()],
+        terms: vec!["harbor".into(), "lighthouse".into()],
         ..SearchQuery::default()
     };
-    let first = store.search_news(&q, 0, 10).await.unwrap();
-    assert_eq!(first.len(), 10);
-    assert!(
-        first.iter().all(|r| r.title != "Harbor harbor harbor"),
-        "the oldest match is past the newest {SEARCH_RANKED_MAX}"
+    let first = store.search_news(&q, 0, 3).await.unwrap();
+    assert_eq!(
+        titles_of(&first),
+        [
+            "Harbor lighthouse reopens",
+            &format!("Story number {}", SEARCH_RANKED_MAX - 1),
+            &format!("Story number {}", SEARCH_RANKED_MAX - 2)
+        ],
+        "the title that holds both words first, then the newest others (a title with one word is no title match)"
     );
     let last = store.search_news(&q, SEARCH_RANKED_MAX - 5, 10).await.unwrap();
     assert_eq!(last.len(), 5, "paging ends at the cap");
-    // A narrower query still finds it: the cap counts matches, not items.
-    let mut narrow = q.clone();
-    narrow.terms.push("lighthouse".into());
-    assert_eq!(
-        titles_of(&store.search_news(&narrow, 0, 1).await.unwrap()),
-        ["Harbor harbor harbor"]
-    );
+    assert!(store.search_news(&q, SEARCH_RANKED_MAX, 10).await.unwrap().is_empty());
+    // A page that spans both tiers, and a filter that reads the stories.
+    let spanning = store.search_news(&q, 0, 2).await.unwrap();
+    assert_eq!(spanning.len(), 2);
+    let mut in_canada = q.clone();
+    in_canada.filter.country = Some("CA".into());
+    assert!(store.search_news(&in_canada, 0, 10).await.unwrap().is_empty());
 }
 
 fn titles_of(rows: &[crate::content::NewsRow]) -> Vec<&str> {
