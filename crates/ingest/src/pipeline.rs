@@ -45,6 +45,20 @@ pub struct FeedReport {
     pub error: Option<String>,
 }
 
+/// Who watches a round go by (the operator's progress bar). Both calls come from the
+/// round's own task.
+pub trait RoundWatcher: Sync {
+    /// The round took `feeds` more feeds.
+    fn claimed(&self, _feeds: usize) {}
+    /// One feed is done, fetched or failed.
+    fn done(&self, _report: &FeedReport) {}
+}
+
+/// A round nobody watches.
+pub struct Unwatched;
+
+impl RoundWatcher for Unwatched {}
+
 /// Totals over a round.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RoundReport {
@@ -205,6 +219,15 @@ impl Pipeline {
 
     /// Fetch every due feed once (all feeds when `all`), concurrently, and report.
     pub async fn run_round(self: &Arc<Self>, all: bool) -> Result<Vec<FeedReport>, store::StoreError> {
+        self.run_round_watched(all, &Unwatched).await
+    }
+
+    /// [`Pipeline::run_round`], telling `watcher` of the feeds it takes and each one done.
+    pub async fn run_round_watched(
+        self: &Arc<Self>,
+        all: bool,
+        watcher: &dyn RoundWatcher,
+    ) -> Result<Vec<FeedReport>, store::StoreError> {
         let now = now_ms();
         let due_at = if all { i64::MAX / 2 } else { now };
         let lease_until = now + LEASE.as_millis() as i64;
@@ -223,6 +246,7 @@ impl Pipeline {
                 refreshed = true;
             }
             self.heartbeat.set_in_flight(claimed.len() as i64);
+            watcher.claimed(claimed.len());
             let mut tasks = JoinSet::new();
             for feed in claimed {
                 let this = Arc::clone(self);
@@ -230,7 +254,10 @@ impl Pipeline {
             }
             while let Some(done) = tasks.join_next().await {
                 match done {
-                    Ok(report) => reports.push(report),
+                    Ok(report) => {
+                        watcher.done(&report);
+                        reports.push(report);
+                    }
                     Err(e) => tracing::error!(error = %e, "a feed task panicked; its lease will expire"),
                 }
                 self.heartbeat.set_in_flight(tasks.len() as i64);

@@ -10,8 +10,9 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use ingest::fetch::{FetchPolicy, Fetcher};
-use ingest::pipeline::{FeedReport, Pipeline};
+use ingest::pipeline::{FeedReport, Pipeline, RoundWatcher};
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::time::Duration;
 use store::Store;
 use store::content::{ClusterId, ListFilter, Listing, NewFeed, NewMedia, PlaceKey, PublisherFeeds, SearchQuery};
@@ -323,6 +324,50 @@ async fn stories_older_than_the_window_floor_are_not_clustered() {
         lanes[0].cluster_id, lanes[1].cluster_id,
         "ten days old: each its own story"
     );
+}
+
+/// What a round told its watcher, in order.
+#[derive(Default)]
+struct Watched(Mutex<Vec<String>>);
+
+impl RoundWatcher for Watched {
+    fn claimed(&self, feeds: usize) {
+        self.0.lock().unwrap().push(format!("claimed {feeds}"));
+    }
+    fn done(&self, report: &FeedReport) {
+        let what = if report.error.is_some() { "failed" } else { "done" };
+        self.0.lock().unwrap().push(what.into());
+    }
+}
+
+/// The operator's progress bar (issue 33) hears of the feeds a round takes, then of each
+/// one as it ends, a failed one included.
+#[tokio::test]
+async fn a_watched_round_tells_of_its_feeds_and_each_one_done() {
+    let app = Router::new().route(
+        "/maine.xml",
+        get(|| async { ([(header::CONTENT_TYPE, "application/rss+xml")], days_ago(MAINE, 1)).into_response() }),
+    );
+    let addr = serve(app).await;
+    let (store, _dir) = store().await;
+    store
+        .import_publishers(
+            &[
+                publisher("casco", &[format!("http://{addr}/maine.xml")]),
+                publisher("gone", &[format!("http://{addr}/missing.xml")]),
+            ],
+            0,
+        )
+        .await
+        .unwrap();
+    let pipeline = Pipeline::new(store.clone(), Fetcher::new(quick_policy()).unwrap());
+    let watched = Watched::default();
+    let reports = pipeline.run_round_watched(true, &watched).await.unwrap();
+    assert_eq!(reports.len(), 2);
+    let mut told = watched.0.into_inner().unwrap();
+    assert_eq!(told.remove(0), "claimed 2");
+    told.sort();
+    assert_eq!(told, ["done", "failed"]);
 }
 
 #[tokio::test]

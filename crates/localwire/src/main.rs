@@ -4,6 +4,7 @@
 mod config;
 mod graceful;
 mod operator;
+mod progress;
 
 /// glibc malloc showed up high in profiles of concurrent requests; mimalloc is
 /// faster for many small, short-lived allocations across threads.
@@ -54,7 +55,8 @@ async fn run(cli: Cli) -> Result<()> {
                 args.once,
                 "`localwire ingest` needs --once (`localwire serve` ingests continuously)"
             );
-            let total = operator::ingest_once(open_store(&args.store).await?).await?;
+            let progress = progress::Progress::new("ingest", progress::Unit::Feeds, 0);
+            let total = operator::ingest_once(open_store(&args.store).await?, Some(&progress)).await?;
             println!(
                 "Fetched {} feeds ({} failed): {} new, {} updated, {} unchanged stories.",
                 total.feeds, total.failed, total.inserted, total.updated, total.unchanged
@@ -164,7 +166,7 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
         // loaded, every story unchanged.
         let lock = store.startup_lock().await?;
         let added = operator::import_demo(&store).await?;
-        let total = operator::ingest_once(store.clone()).await?;
+        let total = operator::ingest_once(store.clone(), None).await?;
         lock.release().await;
         tracing::info!(
             publishers = added.media_added,

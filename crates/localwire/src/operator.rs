@@ -4,12 +4,13 @@
 use crate::config::{
     ExportOpmlArgs, FeedAddArgs, FeedListArgs, FeedRemoveArgs, ImportOpmlArgs, SpecialPutArgs, SpecialRemoveArgs,
 };
+use crate::progress::{Progress, Unit};
 use anyhow::{Context, Result, bail};
 use ingest::adding;
 use ingest::demo;
 use ingest::fetch::{FetchPolicy, Fetcher, allow_private_from_env};
 use ingest::opml::{OpmlPublisher, parse_opml_with_base, write_opml_titled};
-use ingest::pipeline::{Pipeline, RoundReport, now_ms};
+use ingest::pipeline::{FeedReport, Pipeline, RoundReport, RoundWatcher, now_ms};
 use ingest::publishers::{self, PublisherInput};
 use std::sync::Arc;
 use store::Store;
@@ -172,9 +173,37 @@ pub async fn import_opml(store: &Arc<dyn Store>, args: &ImportOpmlArgs) -> Resul
     let parsed = parse_opml_with_base(&bytes, base.as_ref())
         .with_context(|| format!("{} is not a usable OPML file", args.file.display()))?;
     let list = publishers_from_opml(&parsed.publishers)?;
-    let report = store.import_publishers(&list, now_ms()).await?;
+    let report = import_in_steps(
+        store,
+        &list,
+        &Progress::new("import", Unit::Publishers, list.len() as u64),
+    )
+    .await?;
     print_import(&report, parsed.skipped.iter().map(|s| s.to_string()).collect());
     Ok(())
+}
+
+/// Publishers per transaction of `import-opml`: a long list shows its progress, and one
+/// stopped half way keeps what it committed (running it again skips the feeds it has).
+const IMPORT_STEP: usize = 200;
+
+async fn import_in_steps(store: &Arc<dyn Store>, list: &[PublisherFeeds], progress: &Progress) -> Result<ImportReport> {
+    let mut total = ImportReport::default();
+    for (done, step) in list.chunks(IMPORT_STEP).enumerate() {
+        let report = store.import_publishers(step, now_ms()).await.with_context(|| {
+            format!(
+                "imported {} of {} publishers before this error; run the same command again to add the rest",
+                done * IMPORT_STEP,
+                list.len()
+            )
+        })?;
+        total.media_added += report.media_added;
+        total.feeds_added += report.feeds_added;
+        total.skipped.extend(report.skipped);
+        progress.add(step.len() as u64);
+    }
+    progress.finish();
+    Ok(total)
 }
 
 fn print_import(report: &ImportReport, opml_skipped: Vec<String>) {
@@ -225,9 +254,17 @@ pub async fn export_opml(store: &Arc<dyn Store>, args: &ExportOpmlArgs) -> Resul
     Ok(())
 }
 
-pub async fn ingest_once(store: Arc<dyn Store>) -> Result<RoundReport> {
+/// One round over every feed; `progress` shows it (the `ingest --once` command).
+pub async fn ingest_once(store: Arc<dyn Store>, progress: Option<&Progress>) -> Result<RoundReport> {
     let pipeline = Pipeline::new(store, fetcher()?);
-    let reports = pipeline.run_round(true).await?;
+    let reports = match progress {
+        Some(p) => {
+            let reports = pipeline.run_round_watched(true, &FeedProgress(p)).await;
+            p.finish();
+            reports?
+        }
+        None => pipeline.run_round(true).await?,
+    };
     let mut total = RoundReport::default();
     for r in &reports {
         total.add(r);
@@ -236,6 +273,18 @@ pub async fn ingest_once(store: Arc<dyn Store>) -> Result<RoundReport> {
         }
     }
     Ok(total)
+}
+
+/// A round's feeds on a progress bar.
+struct FeedProgress<'a>(&'a Progress);
+
+impl RoundWatcher for FeedProgress<'_> {
+    fn claimed(&self, feeds: usize) {
+        self.0.grow(feeds as u64);
+    }
+    fn done(&self, _report: &FeedReport) {
+        self.0.add(1);
+    }
 }
 
 /// Register the built-in demo publishers (their feeds are read from the binary).
@@ -299,7 +348,12 @@ pub async fn specials_remove(store: &Arc<dyn Store>, args: &SpecialRemoveArgs) -
 
 /// `localwire backup FILE` (D395).
 pub fn backup(identity: &std::path::Path, out: &std::path::Path) -> Result<()> {
-    let summary = store_sqlite::backup::backup(identity, out)?;
+    let progress = Progress::new("backup", Unit::Bytes, 0);
+    let summary = store_sqlite::backup::backup(identity, out, &|done, total| {
+        progress.set_total(total);
+        progress.set(done);
+    })?;
+    progress.finish();
     let bytes: u64 = summary.files.iter().map(|(_, b)| b).sum();
     println!(
         "Backed up {} databases ({}) to {} ({bytes} bytes).",
@@ -316,7 +370,12 @@ pub fn restore(identity: &std::path::Path, input: &std::path::Path) -> Result<()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or_default();
-    let summary = store_sqlite::backup::restore(identity, input, now)?;
+    let progress = Progress::new("restore", Unit::Bytes, 0);
+    let summary = store_sqlite::backup::restore(identity, input, now, &|done, total| {
+        progress.set_total(total);
+        progress.set(done);
+    })?;
+    progress.finish();
     println!(
         "Restored {} databases ({}) from {}.",
         summary.files.len(),

@@ -70,6 +70,8 @@ fn d395_a_backup_made_while_serving_restores_every_readers_things_and_every_stor
         "{out}"
     );
     assert!(writer.join().unwrap() >= 20, "writes went on during the backup");
+    // Issue 33: off a terminal, progress is plain lines on stderr, in megabytes.
+    assert!(err.contains("backup: ") && err.contains(" MB (100%)"), "{err}");
 
     // Restoring into the directory a server owns is refused, and changes nothing there.
     let (ok, _, err) = run(&["restore", file_arg], &a);
@@ -80,6 +82,7 @@ fn d395_a_backup_made_while_serving_restores_every_readers_things_and_every_stor
 
     let (ok, out, err) = run(&["restore", file_arg], &b);
     assert!(ok, "restore failed: {err}");
+    assert!(err.contains("restore: ") && err.contains(" MB (100%)"), "{err}");
     assert!(out.contains("Restored 3 databases"), "{out}");
     assert!(
         !out.contains("replaced"),

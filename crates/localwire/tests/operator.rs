@@ -81,8 +81,12 @@ fn import_opml_then_ingest_once_then_list_and_export() {
     write_feeds(&dir);
     let data = dir.join("data");
     std::fs::write(dir.join("list.opml"), GOOD_OPML).unwrap();
-    let out = ok(&run(&data, &["import-opml", dir.join("list.opml").to_str().unwrap()]));
+    let import = run(&data, &["import-opml", dir.join("list.opml").to_str().unwrap()]);
+    let out = ok(&import);
     assert!(out.contains("Imported 2 publishers and 2 feeds."), "{out}");
+    // Issue 33: off a terminal, progress is plain lines on stderr.
+    let progress = String::from_utf8_lossy(&import.stderr);
+    assert!(progress.contains("import: 2/2 publishers (100%)"), "{progress}");
     assert!(
         out.contains("Skipped 2:"),
         "the folder and the duplicate are reported: {out}"
@@ -96,8 +100,14 @@ fn import_opml_then_ingest_once_then_list_and_export() {
     assert!(again.contains("Imported 0 publishers and 0 feeds."), "{again}");
     assert!(again.contains("already registered"), "{again}");
 
-    let ingest = ok(&run(&data, &["ingest", "--once"]));
+    let round = run(&data, &["ingest", "--once"]);
+    let ingest = ok(&round);
     assert!(ingest.contains("Fetched 2 feeds (0 failed): 4 new"), "{ingest}");
+    let progress = String::from_utf8_lossy(&round.stderr);
+    assert!(
+        progress.contains("ingest: 1/2 feeds (50%)") && progress.contains("ingest: 2/2 feeds (100%)"),
+        "{progress}"
+    );
 
     let list = ok(&run(&data, &["feeds", "list"]));
     assert!(list.contains("Old Port Observer") && list.contains("200"), "{list}");

@@ -154,10 +154,22 @@ pub struct Summary {
 /// a serving process: `VACUUM INTO` reads one snapshot of each file and writes a compact
 /// copy, without blocking the server's writers (WAL mode). The tar is written under a
 /// temporary name and renamed at the end, so `out` is always a whole backup or absent.
-pub fn backup(identity: &Path, out: &Path) -> Result<Summary> {
+///
+/// `watch(done, total)` hears how far it is, in bytes of the databases copied (a copy
+/// is compact, so it ends at `total` only when told so at the end); from this thread and
+/// from one that looks at the copy's size while SQLite writes it.
+pub fn backup(identity: &Path, out: &Path, watch: &(dyn Fn(u64, u64) + Sync)) -> Result<Summary> {
     if !identity.exists() {
         return Err(BackupError::NoDatabase(identity.to_path_buf()));
     }
+    let files = database_files(identity);
+    let total: u64 = files
+        .iter()
+        .filter_map(|(_, p)| fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    let mut done = 0;
+    watch(0, total);
     let partial = with_suffix(out, ".partial");
     let scratch = with_suffix(out, ".parts");
     let _ = fs::remove_dir_all(&scratch);
@@ -166,15 +178,21 @@ pub fn backup(identity: &Path, out: &Path) -> Result<Summary> {
         let mut summary = Summary::default();
         let mut tar =
             tar::Builder::new(File::create(&partial).map_err(io_err(format!("creating {}", partial.display())))?);
-        for (name, path) in database_files(identity) {
+        for (name, path) in files {
             let copy = scratch.join(name);
             let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)
                 .map_err(sql_err(format!("opening {}", path.display())))?;
             conn.busy_timeout(std::time::Duration::from_secs(30))
                 .map_err(sql_err("setting the busy timeout"))?;
-            conn.execute("VACUUM INTO ?1", [copy.to_string_lossy()])
-                .map_err(sql_err(format!("copying {}", path.display())))?;
+            let copied = watching_size(
+                &copy,
+                |bytes| watch(done + bytes, total),
+                || conn.execute("VACUUM INTO ?1", [copy.to_string_lossy()]),
+            );
+            copied.map_err(sql_err(format!("copying {}", path.display())))?;
             drop(conn);
+            done += fs::metadata(&path).map(|m| m.len()).unwrap_or_default();
+            watch(done.min(total), total);
             let bytes = fs::metadata(&copy)
                 .map_err(io_err(format!("reading {}", copy.display())))?
                 .len();
@@ -209,11 +227,34 @@ pub fn backup(identity: &Path, out: &Path) -> Result<Summary> {
     result
 }
 
+/// Run `work` while another thread tells `seen` the size of `file` every 200 ms.
+fn watching_size<T>(file: &Path, seen: impl Fn(u64) + Sync, work: impl FnOnce() -> T) -> T {
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let poller = scope.spawn(|| {
+            while !finished.load(std::sync::atomic::Ordering::Relaxed) {
+                if let Ok(meta) = fs::metadata(file) {
+                    seen(meta.len());
+                }
+                std::thread::park_timeout(std::time::Duration::from_millis(200));
+            }
+        });
+        let result = work();
+        finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        // Woken, so the copy is not kept waiting for the poller's next look.
+        poller.thread().unpark();
+        result
+    })
+}
+
 /// Put the databases of the backup `input` in place of `identity`'s. Checks the whole
 /// backup first (known names only, each an SQLite file whose `integrity_check` is ok, the
 /// identity database present), then moves the current files, with their WAL and shared
 /// memory files, into `before-restore-<unix seconds>/` beside them, then moves the copies in.
-pub fn restore(identity: &Path, input: &Path, now_unix: u64) -> Result<Summary> {
+///
+/// `watch(done, total)` hears how far it is: bytes of the backup read, then each
+/// database's bytes again as its check passes (`total` is twice the backup's size).
+pub fn restore(identity: &Path, input: &Path, now_unix: u64, watch: &dyn Fn(u64, u64)) -> Result<Summary> {
     let _owner = DataDirOwner::take_all(identity)?;
     let dir = identity
         .parent()
@@ -222,7 +263,7 @@ pub fn restore(identity: &Path, input: &Path, now_unix: u64) -> Result<Summary> 
     let incoming = dir.join(format!(".restore-{now_unix}"));
     let _ = fs::remove_dir_all(&incoming);
     fs::create_dir_all(&incoming).map_err(io_err(format!("creating {}", incoming.display())))?;
-    let result = unpack_and_check(input, &incoming).and_then(|files| {
+    let result = unpack_and_check(input, &incoming, watch).and_then(|files| {
         let targets: Vec<(String, PathBuf)> = files
             .iter()
             .map(|(name, _)| (name.clone(), target_of(identity, name)))
@@ -271,9 +312,20 @@ const KNOWN: [&str; 3] = [
     "localwire-reports.sqlite",
 ];
 
-fn unpack_and_check(input: &Path, into: &Path) -> Result<Vec<(String, u64)>> {
+fn unpack_and_check(input: &Path, into: &Path, watch: &dyn Fn(u64, u64)) -> Result<Vec<(String, u64)>> {
     let file = File::open(input).map_err(io_err(format!("opening the backup {}", input.display())))?;
-    let mut archive = tar::Archive::new(file);
+    let size = file.metadata().map(|m| m.len()).unwrap_or_default();
+    let (read, checked) = (std::cell::Cell::new(0), std::cell::Cell::new(0));
+    let tell = || watch(read.get().min(size) + checked.get(), size * 2);
+    let seen = |n| {
+        read.set(n);
+        tell();
+    };
+    let mut archive = tar::Archive::new(Counted {
+        inner: file,
+        read: 0,
+        seen: &seen,
+    });
     let mut files = Vec::new();
     let not_a_backup =
         |e: io::Error| BackupError::Invalid(format!("{} is not a Localwire backup ({e})", input.display()));
@@ -324,6 +376,8 @@ fn unpack_and_check(input: &Path, into: &Path) -> Result<Vec<(String, u64)>> {
         }
         out.sync_all().map_err(io_err(format!("syncing {}", path.display())))?;
         check_database(&path, &name)?;
+        checked.set(checked.get() + bytes);
+        tell();
         files.push((name, bytes));
     }
     if !files.iter().any(|(name, _)| name == KNOWN[0]) {
@@ -379,4 +433,20 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_os_string();
     name.push(suffix);
     PathBuf::from(name)
+}
+
+/// A reader that tells `seen` how many bytes it has read so far.
+struct Counted<'a, R> {
+    inner: R,
+    read: u64,
+    seen: &'a dyn Fn(u64),
+}
+
+impl<R: io::Read> io::Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        (self.seen)(self.read);
+        Ok(n)
+    }
 }
