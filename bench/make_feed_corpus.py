@@ -2,6 +2,7 @@
 """Generate the ingestion benchmark corpus: local feed files with a fixed number of items.
 
     python3 bench/make_feed_corpus.py OUT_DIR [--items 100000] [--seed 20261122]
+        [--end now] [--span-days 365] [--retell 0.2]
 
 Writes OUT_DIR/feeds/*.xml (RSS 2.0), *.atom (Atom 1.0) and *.json (JSON Feed 1.1), 50–200
 items per file, about 45/30/25 per cent by format, and OUT_DIR/corpus.opml listing every
@@ -15,7 +16,15 @@ businesses), HTML bodies of 3–8 paragraphs with figures, links, entities, an o
 tracking pixel or relative URL, Media RSS thumbnails and enclosures, categories and
 authors. About a third of the RSS feeds carry only a description (no full content), as
 many real feeds do.
+
+The million-story bench (bench/million.sh, issue 33) asks for an archive shaped like a
+busy region's year: `--end now` ends every feed an hour ago (not at the fixed 2026-11-20),
+`--span-days` spreads each publisher's items over that many days, and `--retell` makes
+that share of the items retell a story another publisher of the same city published in
+the hours before (a reworded title over the same paragraphs), so stories form clusters.
+Without these options the corpus is the same as before, byte for byte.
 """
+import bisect
 import argparse
 import datetime as dt
 import json
@@ -238,6 +247,20 @@ def fill(rng, pub, template, city2):
     return template.format(**values)
 
 
+def retell(rng, pub, seq, when, original):
+    """The same story from another newsroom: its paragraphs, a reworded title."""
+    item = dict(original)
+    lead = rng.choice(["", "Update: ", "Developing: ", "Watch: "]) if pub.lang == "en" else rng.choice(["", "EN DIRECT: "])
+    item.update(
+        guid=f"{pub.key}-{seq:05d}",
+        link=f"{pub.home}news/{when:%Y/%m/%d}/{slug(original['title'])[:50]}-{seq}",
+        title=lead + original["title"],
+        author=f"{rng.choice(FIRST)} {rng.choice(LAST)}",
+        when=when,
+    )
+    return item
+
+
 def make_item(rng, pub, seq, when):
     words = L[pub.lang]
     city2 = rng.choice([c[0] for c in CITIES if c[3] == pub.country])
@@ -340,7 +363,19 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--items", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=20261122)
+    ap.add_argument("--end", default=None, help="'now' (an hour ago) or an ISO time; default 2026-11-20T12:00Z")
+    ap.add_argument("--span-days", type=float, default=None, help="spread each publisher's items over this many days")
+    ap.add_argument("--retell", type=float, default=0.0, help="share of items that retell a recent local story")
+    ap.add_argument("--stages", default="", help="e.g. 100000,500000: also write stage-K.opml, the feeds that "
+                    "bring the items up to each count (the last stage ends at --items)")
     args = ap.parse_args()
+    end = BASE_TIME
+    if args.end == "now":
+        end = dt.datetime.now(dt.timezone.utc).replace(microsecond=0) - dt.timedelta(hours=1)
+    elif args.end:
+        end = dt.datetime.fromisoformat(args.end)
+    # Per city and language: (time, item) of the items written so far, sorted by time.
+    told = {}
     rng = random.Random(args.seed)
     out = pathlib.Path(args.out).resolve()
     feeds = out / "feeds"
@@ -353,25 +388,64 @@ def main():
         if remaining - n < 50:
             n = remaining
         pub = Publisher(rng, index)
-        when, items = BASE_TIME, []
+        when, items = end, []
+        gap = pub.mean_gap_s if args.span_days is None else args.span_days * 86400 / n
+        local = told.setdefault((pub.city, pub.lang), ([], []))
         for seq in range(n):
-            when -= dt.timedelta(seconds=int(rng.expovariate(1 / pub.mean_gap_s)) + 1)
-            items.append(make_item(rng, pub, seq, when))
+            when -= dt.timedelta(seconds=int(rng.expovariate(1 / gap)) + 1)
+            item = None
+            if args.retell and rng.random() < args.retell:
+                # A story this city's other newsrooms told in the six hours before.
+                times, stories = local
+                lo = bisect.bisect_left(times, when - dt.timedelta(hours=6))
+                hi = bisect.bisect_right(times, when)
+                if hi > lo:
+                    item = retell(rng, pub, seq, when, stories[rng.randrange(lo, hi)])
+            if item is None:
+                item = make_item(rng, pub, seq, when)
+            items.append(item)
+        if args.retell:
+            for it in items:
+                k = bisect.bisect_right(local[0], it["when"])
+                local[0].insert(k, it["when"])
+                local[1].insert(k, it)
         text = {"rss": write_rss, "atom": write_atom, "json": write_json}[pub.format](pub, items)
         name = f"{pub.key}.{ {'rss': 'xml', 'atom': 'atom', 'json': 'json'}[pub.format] }"
         data = text.encode("utf-8")
         (feeds / name).write_bytes(data)
-        files.append((pub, name))
+        files.append((pub, name, n))
         total_bytes += len(data)
         by_format[pub.format] += n
         remaining -= n
         index += 1
+    def outline(p, name):
+        return (f'<outline type="{ {"rss": "rss", "atom": "atom", "json": "json"}[p.format] }" text={quoteattr(p.name)} '
+                f'title={quoteattr(p.name)} xmlUrl={quoteattr((feeds / name).as_uri())} htmlUrl="{p.home}" '
+                f'localwire:country="{p.country}" localwire:state="{p.admin}" localwire:city={quoteattr(p.city)} '
+                f'localwire:lang="{p.lang}" localwire:category="local"/>')
+
+    def opml(lines):
+        return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+                '<opml version="2.0" xmlns:localwire="https://localwire.invalid/ns/opml">\n'
+                "<head><title>Localwire ingestion benchmark corpus (generated)</title></head>\n"
+                f"<body>\n{lines}\n</body>\n</opml>\n")
+
+    stage_ends = [int(x) for x in args.stages.split(",") if x] + [args.items]
+    stage, upto, stage_lines, stage_items = 0, 0, [], []
+    for p, name, count in files:
+        stage_lines.append(outline(p, name))
+        upto += count
+        if upto >= stage_ends[stage] or (p, name, count) == files[-1]:
+            if args.stages:
+                (out / f"stage-{stage + 1}.opml").write_text(opml("\n".join(stage_lines)), encoding="utf-8")
+            stage_items.append(upto)
+            stage, stage_lines = min(stage + 1, len(stage_ends) - 1), []
     outlines = "\n".join(
         f'<outline type="{ {"rss": "rss", "atom": "atom", "json": "json"}[p.format] }" text={quoteattr(p.name)} '
         f'title={quoteattr(p.name)} xmlUrl={quoteattr((feeds / name).as_uri())} htmlUrl="{p.home}" '
         f'localwire:country="{p.country}" localwire:state="{p.admin}" localwire:city={quoteattr(p.city)} '
         f'localwire:lang="{p.lang}" localwire:category="local"/>'
-        for p, name in files)
+        for p, name, _ in files)
     (out / "corpus.opml").write_text(
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<opml version="2.0" xmlns:localwire="https://localwire.invalid/ns/opml">\n'
@@ -379,6 +453,8 @@ def main():
         f"<body>\n{outlines}\n</body>\n</opml>\n", encoding="utf-8")
     summary = {"items": args.items, "files": len(files), "bytes": total_bytes, "seed": args.seed,
                "items_by_format": by_format}
+    if args.stages:
+        summary.update(end=end.isoformat(), span_days=args.span_days, retell=args.retell, stage_items=stage_items)
     (out / "corpus.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps(summary))
 

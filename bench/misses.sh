@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# A million stories (issue 33), part 2: every read made without the read cache. Serves a
+# data dir (by default bench/million.sh's) with ingestion held off, and for each read runs
+# wrk -t2 -c64 twice in a row: nginx serving that read's exact bytes as a static file,
+# then ours with a new URL per request (bench/miss.lua), so the read cache never answers.
+# Identity encoding on both sides. Prints a table and writes bench/out/misses.md.
+#
+#   bench/misses.sh                         # READ_DATA=bench/out/ingest-data for the 100k corpus
+#
+# Targets (issue 33): each read p99 <= 20 ms and >= 10% of nginx's throughput.
+set -euo pipefail
+export LOCALWIRE_CALLS_BURST="${LOCALWIRE_CALLS_BURST:-1000000000}" LOCALWIRE_CALLS_PER_SECOND="${LOCALWIRE_CALLS_PER_SECOND:-1000000000}"
+cd "$(dirname "$0")/.."
+: "${CARGO_TARGET_DIR:=$PWD/target}"
+BIN="${LOCALWIRE_BIN:-$CARGO_TARGET_DIR/release/localwire}"
+SOURCE="${READ_DATA:-bench/out/million-data}"
+DURATION="${BENCH_DURATION:-10s}"
+PORT_APP=18092
+PORT_NGINX=18093
+OUT=bench/out
+DATA="$OUT/misses-data"
+WORK=$(mktemp -d)
+chmod 755 "$WORK"  # nginx workers run unprivileged and must read the files
+for tool in wrk nginx python3 sqlite3 curl; do command -v "$tool" >/dev/null || { echo "bench needs $tool" >&2; exit 1; }; done
+[ -x "$BIN" ] || { echo "build the release binary first" >&2; exit 1; }
+[ -f "$SOURCE/localwire-content.sqlite" ] || { echo "no $SOURCE: run bench/million.sh first" >&2; exit 1; }
+cleanup() {
+  [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null || true
+  [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+rm -rf "$DATA"; mkdir -p "$DATA"
+for f in localwire.sqlite localwire-content.sqlite localwire-reports.sqlite; do
+  [ -f "$SOURCE/$f" ] && sqlite3 "$SOURCE/$f" ".backup '$DATA/$f'"
+done
+DB="$DATA/localwire-content.sqlite"
+sqlite3 "$DB" "UPDATE feeds SET next_due = 9000000000000, paused = 0;"
+q() { sqlite3 "$DB" "$1"; }
+ITEMS=$(q "SELECT count(*) FROM news_items")
+# The cities with the most and the fewest stories, the commonest category, a publisher
+# with a median number of stories, and the lead of the newest story several items tell.
+BIG=$(q "SELECT substr(place, 3) FROM news_places WHERE place LIKE 'c:%' GROUP BY place ORDER BY count(*) DESC LIMIT 1")
+SMALL=$(q "SELECT substr(place, 3) FROM news_places WHERE place LIKE 'c:%' GROUP BY place HAVING count(*) >= 20 ORDER BY count(*) LIMIT 1")
+CATEGORY=$(q "SELECT category_id FROM news_items GROUP BY category_id ORDER BY count(*) DESC LIMIT 1")
+MEDIA=$(q "SELECT media_id FROM (SELECT media_id, count(*) AS n FROM news_items GROUP BY media_id ORDER BY n) \
+  LIMIT 1 OFFSET (SELECT count(DISTINCT media_id) / 2 FROM news_items)")
+STORY=$(q "SELECT lead_id FROM story_clusters WHERE size > 1 ORDER BY newest DESC LIMIT 1")
+[ -n "$STORY" ] || STORY=$(q "SELECT max(news_id) FROM news_items")
+COMMON="${READ_COMMON:-council}"
+RARE="${READ_RARE:-saguenay}"
+echo "$ITEMS stories; big city $BIG, small city $SMALL, category $CATEGORY, publisher $MEDIA, story $STORY"
+
+"$BIN" serve --addr "127.0.0.1:$PORT_APP" --data-dir "$DATA" --log warn >"$OUT/misses-app.log" 2>&1 &
+APP_PID=$!
+for _ in $(seq 300); do curl -sf "http://127.0.0.1:$PORT_APP/healthz" >/dev/null && break; sleep 0.1; done
+
+ENDPOINTS=(
+  "latest /api/news/feed?channel=latest"
+  "local-big /api/news/feed?channel=local&city_id=$BIG"
+  "local-small /api/news/feed?channel=local&city_id=$SMALL"
+  "top /api/news/feed?channel=top"
+  "category /api/news/feed?channel=category&category=$CATEGORY"
+  "publisher /api/news/feed?channel=media&media_id=$MEDIA"
+  "detail /api/news/detail?news_id=$STORY"
+  "search-common /api/search/news?q=$COMMON"
+  "search-rare /api/search/news?q=$RARE"
+  "search-city /api/search/news?q=$COMMON&city_id=$BIG"
+)
+mkdir -p "$WORK/www"
+for e in "${ENDPOINTS[@]}"; do
+  read -r name path <<<"$e"
+  curl -sf -H 'Accept-Encoding: identity' "http://127.0.0.1:$PORT_APP$path" >"$WORK/www/$name.json"
+done
+cat >"$WORK/nginx.conf" <<NGINX
+worker_processes auto;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+daemon on;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  keepalive_requests 100000;
+  server {
+    listen 127.0.0.1:$PORT_NGINX;
+    root $WORK/www;
+    default_type application/json;
+    location / { try_files \$uri.json =404; }
+  }
+}
+NGINX
+nginx -c "$WORK/nginx.conf" -p "$WORK"
+sleep 0.3
+
+wrk_line() { # name, then wrk arguments: prints "req/s p99_ms non2xx"
+  local name=$1; shift
+  wrk -t2 -c64 -d"$DURATION" --latency "$@" >"$OUT/misses-$name.txt"
+  python3 - "$OUT/misses-$name.txt" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+rps = float(re.search(r"Requests/sec:\s+([\d.]+)", t).group(1))
+v, u = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", t, re.M).groups()
+p99 = float(v) / 1000 if u == "us" else float(v) * 1000 if u == "s" else float(v)
+bad = re.search(r"Non-2xx or 3xx responses: (\d+)", t)
+print(f"{rps:.0f} {p99:.2f} {bad.group(1) if bad else 0}")
+PY
+}
+{
+  echo "Reads without the read cache over $ITEMS stories ($(date -u '+%Y-%m-%d %H:%M') UTC, $(nproc) cores, bench/misses.sh):"
+  echo "wrk -t2 -c64 -d$DURATION, identity; nginx serves each answer's bytes right before ours."
+  echo
+  echo "| read | items / bytes | ours req/s | ours p99 | non-2xx | nginx req/s | ours / nginx | p99 <= 20 ms, >= 10% |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---|"
+} >"$OUT/misses.md"
+for e in "${ENDPOINTS[@]}"; do
+  read -r name path <<<"$e"
+  n=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["data"]; print(len(d.get("list", [])) if isinstance(d, dict) and "list" in d else 1)' "$WORK/www/$name.json")
+  read -r ng_rps _ _ < <(wrk_line "$name-nginx" -H 'Accept-Encoding: identity' "http://127.0.0.1:$PORT_NGINX/$name")
+  read -r rps p99 bad < <(wrk_line "$name-app" -s bench/miss.lua -H 'Accept-Encoding: identity' "http://127.0.0.1:$PORT_APP$path")
+  python3 - "$name" "$path" "$n" "$(stat -c %s "$WORK/www/$name.json")" "$rps" "$p99" "$bad" "$ng_rps" >>"$OUT/misses.md" <<'PY'
+import sys
+name, path, n, size, rps, p99, bad, ng = sys.argv[1:]
+ratio = float(rps) / float(ng)
+met = "met" if float(p99) <= 20 and ratio >= 0.10 and bad == "0" else "NOT met"
+print(f"| {name} `{path}` | {n} / {int(size):,} B | {float(rps):,.0f} | {p99} ms | {bad} | {float(ng):,.0f} | {ratio:.1%} | {met} |")
+PY
+  tail -n 1 "$OUT/misses.md"
+done
+echo "- Server peak RSS (VmHWM): $(awk '/VmHWM/ {printf "%.1f MB", $2 / 1024}' "/proc/$APP_PID/status")" >>"$OUT/misses.md"
+cat "$OUT/misses.md"
