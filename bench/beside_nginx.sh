@@ -1,19 +1,16 @@
 # Sourced by bench scripts that compare one kept API answer with nginx serving the same
-# bytes as a static file, in the same run (bench/weather.sh, bench/history.sh).
+# bytes as a static file, in the same run (bench/weather.sh, bench/history.sh; and
+# static_nginx alone, bench/misses.sh).
 #
 #   beside_nginx NAME URL_PATH
 #
 # Needs WORK (a scratch folder, cleaned by the caller's trap, which also kills
 # $WORK/nginx.pid), APP_PID's server on PORT_APP, PORT_NGINX, THREADS, CONNS, DURATION, OUT.
 # Writes $OUT/NAME-nginx.txt and $OUT/NAME-app.txt and prints req/s and p99 of each.
-beside_nginx() {
-  local name=$1 url_path=$2 api_path=${2%%\?*}
-  mkdir -p "$WORK/www"
-  for _ in $(seq 20); do
-    curl -sf -H 'Accept-Encoding: identity' "http://127.0.0.1:$PORT_APP$url_path" >"$WORK/www/$name.json" && break
-    sleep 0.2
-  done
-  [ -s "$WORK/www/$name.json" ] || { echo "no answer from $api_path" >&2; cat "$WORK/app.log" >&2; exit 1; }
+# Starts nginx on PORT_NGINX serving $WORK/www with one location block (the argument),
+# logging nothing, keeping connections open as wrk does: the baseline every bench compares
+# with. The caller's trap stops it ($WORK/nginx.pid).
+static_nginx() {
   cat >"$WORK/nginx.conf" <<NGINX
 worker_processes auto;
 pid $WORK/nginx.pid;
@@ -27,12 +24,23 @@ http {
   server {
     listen 127.0.0.1:$PORT_NGINX;
     root $WORK/www;
-    location = $api_path { default_type application/json; try_files /$name.json =404; }
+    $1
   }
 }
 NGINX
   nginx -c "$WORK/nginx.conf" -p "$WORK"
   sleep 0.3
+}
+
+beside_nginx() {
+  local name=$1 url_path=$2 api_path=${2%%\?*}
+  mkdir -p "$WORK/www"
+  for _ in $(seq 20); do
+    curl -sf -H 'Accept-Encoding: identity' "http://127.0.0.1:$PORT_APP$url_path" >"$WORK/www/$name.json" && break
+    sleep 0.2
+  done
+  [ -s "$WORK/www/$name.json" ] || { echo "no answer from $api_path" >&2; cat "$WORK/app.log" >&2; exit 1; }
+  static_nginx "location = $api_path { default_type application/json; try_files /$name.json =404; }"
 
   echo "cores: $(nproc); answer: $(wc -c <"$WORK/www/$name.json") bytes; load: $(cut -d' ' -f1-3 /proc/loadavg)"
   wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -H 'Accept-Encoding: identity' \

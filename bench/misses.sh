@@ -11,6 +11,7 @@
 set -euo pipefail
 export LOCALWIRE_CALLS_BURST="${LOCALWIRE_CALLS_BURST:-1000000000}" LOCALWIRE_CALLS_PER_SECOND="${LOCALWIRE_CALLS_PER_SECOND:-1000000000}"
 cd "$(dirname "$0")/.."
+source bench/beside_nginx.sh
 : "${CARGO_TARGET_DIR:=$PWD/target}"
 BIN="${LOCALWIRE_BIN:-$CARGO_TARGET_DIR/release/localwire}"
 SOURCE="${READ_DATA:-bench/out/million-data}"
@@ -73,26 +74,7 @@ for e in "${ENDPOINTS[@]}"; do
   read -r name path <<<"$e"
   curl -sf -H 'Accept-Encoding: identity' "http://127.0.0.1:$PORT_APP$path" >"$WORK/www/$name.json"
 done
-cat >"$WORK/nginx.conf" <<NGINX
-worker_processes auto;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
-daemon on;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile on;
-  keepalive_requests 100000;
-  server {
-    listen 127.0.0.1:$PORT_NGINX;
-    root $WORK/www;
-    default_type application/json;
-    location / { try_files \$uri.json =404; }
-  }
-}
-NGINX
-nginx -c "$WORK/nginx.conf" -p "$WORK"
-sleep 0.3
+static_nginx 'default_type application/json; location / { try_files $uri.json =404; }'
 
 wrk_line() { # name, then wrk arguments: prints "req/s p99_ms non2xx"
   local name=$1; shift

@@ -183,7 +183,6 @@ fn ts_config(lang: &str) -> &'static str {
     }
 }
 
-/// A tsquery: every word, the last as a prefix.
 /// A `tsquery` of every word, the last as a prefix when `last_as_prefix`; with `weights`
 /// (e.g. `A`, the title's) each word matches only there.
 fn ts_query(words: &[String], last_as_prefix: bool, weights: &str) -> String {
