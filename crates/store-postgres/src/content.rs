@@ -9,8 +9,7 @@ use std::collections::BTreeSet;
 use store::content::{
     After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedHealth, FeedId, FeedStatus,
     FetchRecord, ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow,
-    PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted, WHOLE_WORD_ENOUGH, in_order_of, search_window,
-    two_tier_page,
+    PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted, news_in_order, search_page,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -979,41 +978,33 @@ impl ContentStore for PgStore {
 
     async fn search_news(&self, q: &SearchQuery, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
         let words = q.words();
-        let Some((offset, limit)) = search_window(offset, limit).filter(|_| !words.is_empty()) else {
-            return Ok(Vec::new());
-        };
-        // D411: the whole words when they match enough stories (a count that stops there),
-        // else the last word as a prefix.
-        let whole = ts_query(&words, false, "");
-        let found: i64 = sqlx::query_scalar(concat!(
-            "SELECT count(*) FROM (SELECT 1 FROM news_items n, ",
-            search_words!("$1"),
-            " AS w WHERE n.search @@ w.q LIMIT $2) f"
-        ))
-        .bind(&whole)
-        .bind(WHOLE_WORD_ENOUGH)
-        .fetch_one(&self.pool)
-        .await
-        .map_err(db)?;
-        let prefix = found < WHOLE_WORD_ENOUGH;
-        // D412: title matches (the title is weight A), then the others, newest first; then
-        // only the page's stories read.
-        let matched = ts_query(&words, prefix, "");
-        let in_title = ts_query(&words, prefix, "A");
-        let page = two_tier_page(
-            offset,
-            limit,
-            async |n| self.search_ids(q, &in_title, None, n).await,
-            async |n| self.search_ids(q, &matched, Some(&in_title), n).await,
-        )
-        .await?;
-        if page.is_empty() {
+        if words.is_empty() {
             return Ok(Vec::new());
         }
-        let list = self
-            .list_news(&Listing::Ids(page.clone()), &ListFilter::default(), None, limit as i64)
-            .await?;
-        Ok(in_order_of(&page, list))
+        // The title is the tsvector's weight A.
+        let page = search_page(
+            offset,
+            limit,
+            async |at_most| {
+                sqlx::query_scalar(concat!(
+                    "SELECT count(*) FROM (SELECT 1 FROM news_items n, ",
+                    search_words!("$1"),
+                    " AS w WHERE n.search @@ w.q LIMIT $2) f"
+                ))
+                .bind(ts_query(&words, false, ""))
+                .bind(at_most)
+                .fetch_one(&self.pool)
+                .await
+                .map_err(db)
+            },
+            async |prefix, n| self.search_ids(q, &ts_query(&words, prefix, "A"), None, n).await,
+            async |prefix, n| {
+                let (matched, in_title) = (ts_query(&words, prefix, ""), ts_query(&words, prefix, "A"));
+                self.search_ids(q, &matched, Some(&in_title), n).await
+            },
+        )
+        .await?;
+        news_in_order(self, page).await
     }
 
     async fn put_special(&self, sp: &Special, now_ms: i64) -> Result<()> {

@@ -9,8 +9,7 @@ use sqlx::sqlite::SqliteRow;
 use store::content::{
     After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedHealth, FeedId, FeedStatus,
     FetchRecord, ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow,
-    PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted, WHOLE_WORD_ENOUGH, in_order_of, search_window,
-    two_tier_page,
+    PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted, news_in_order, search_page,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -589,42 +588,32 @@ impl ContentStore for SqliteStore {
 
     async fn search_news(&self, q: &SearchQuery, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
         let words = q.words();
-        let Some((offset, limit)) = search_window(offset, limit).filter(|_| !words.is_empty()) else {
-            return Ok(Vec::new());
-        };
-        // D411: the whole words when they match enough stories (a count that stops there),
-        // else the last word as a prefix.
-        let whole = fts_query(&words, false);
-        let found: i64 =
-            sqlx::query_scalar("SELECT count(*) FROM (SELECT 1 FROM news_fts WHERE news_fts MATCH ?1 LIMIT +?2)")
-                .bind(&whole)
-                .bind(WHOLE_WORD_ENOUGH)
-                .fetch_one(&self.content_reader)
-                .await
-                .map_err(db)?;
-        let matched = if found >= WHOLE_WORD_ENOUGH {
-            whole
-        } else {
-            fts_query(&words, true)
-        };
-        // D412: title matches, then the others, each in FTS5's own rowid order (newest
-        // first) and stopping at what the page needs; then only the page's stories read.
-        let in_title = format!("{{title}} : ({matched})");
-        let elsewhere = format!("({matched}) NOT {{title}} : ({matched})");
-        let page = two_tier_page(
-            offset,
-            limit,
-            async |n| self.search_ids(q, &in_title, n).await,
-            async |n| self.search_ids(q, &elsewhere, n).await,
-        )
-        .await?;
-        if page.is_empty() {
+        if words.is_empty() {
             return Ok(Vec::new());
         }
-        let list = self
-            .list_news(&Listing::Ids(page.clone()), &ListFilter::default(), None, limit as i64)
-            .await?;
-        Ok(in_order_of(&page, list))
+        // Each tier in FTS5's own rowid order (newest first), stopping at what it is asked.
+        let page = search_page(
+            offset,
+            limit,
+            async |at_most| {
+                sqlx::query_scalar("SELECT count(*) FROM (SELECT 1 FROM news_fts WHERE news_fts MATCH ?1 LIMIT +?2)")
+                    .bind(fts_query(&words, false))
+                    .bind(at_most)
+                    .fetch_one(&self.content_reader)
+                    .await
+                    .map_err(db)
+            },
+            async |prefix, n| {
+                let m = fts_query(&words, prefix);
+                self.search_ids(q, &format!("{{title}} : ({m})"), n).await
+            },
+            async |prefix, n| {
+                let m = fts_query(&words, prefix);
+                self.search_ids(q, &format!("({m}) NOT {{title}} : ({m})"), n).await
+            },
+        )
+        .await?;
+        news_in_order(self, page).await
     }
 
     async fn put_special(&self, special: &Special, now_ms: i64) -> Result<()> {

@@ -313,32 +313,54 @@ pub const SEARCH_RANKED_MAX: i64 = 1_000;
 
 /// A search page's offset and size within the first [`SEARCH_RANKED_MAX`] results, or
 /// None past them (negative values count as 0).
-pub fn search_window(offset: i64, limit: i64) -> Option<(usize, usize)> {
+fn search_window(offset: i64, limit: i64) -> Option<(usize, usize)> {
     let offset = offset.max(0);
     let limit = limit.max(0).min(SEARCH_RANKED_MAX - offset);
     (limit > 0).then_some((offset as usize, limit as usize))
 }
 
-/// A search's results in two tiers (D412): stories whose title holds every word, newest
-/// first, then the other matches, newest first. `title_matches` gives at most `n` of the
-/// first tier and `other_matches` of the second; only what the page needs is read.
-pub async fn two_tier_page<T, O>(offset: usize, limit: usize, title_matches: T, other_matches: O) -> Result<Vec<NewsId>>
+/// The ids of one page of a search, the same rules on every engine:
+/// - the last word is a prefix only when the whole words match fewer than
+///   [`WHOLE_WORD_ENOUGH`] stories (D411; `whole_matches(n)` counts them, stopping at n);
+/// - stories whose title holds every word first, then the other matches, each newest
+///   first (D412): `in_title(last_as_prefix, n)` and `elsewhere(last_as_prefix, n)` give
+///   at most n of their tier, and only what the page needs is read;
+/// - paging ends after [`SEARCH_RANKED_MAX`] results (D141).
+pub async fn search_page<W, T, E>(
+    offset: i64,
+    limit: i64,
+    whole_matches: W,
+    in_title: T,
+    elsewhere: E,
+) -> Result<Vec<NewsId>>
 where
-    T: AsyncFnOnce(i64) -> Result<Vec<NewsId>>,
-    O: AsyncFnOnce(i64) -> Result<Vec<NewsId>>,
+    W: AsyncFnOnce(i64) -> Result<i64>,
+    T: AsyncFnOnce(bool, i64) -> Result<Vec<NewsId>>,
+    E: AsyncFnOnce(bool, i64) -> Result<Vec<NewsId>>,
 {
+    let Some((offset, limit)) = search_window(offset, limit) else {
+        return Ok(Vec::new());
+    };
+    let prefix = whole_matches(WHOLE_WORD_ENOUGH).await? < WHOLE_WORD_ENOUGH;
     let wanted = offset + limit;
-    let mut ids = title_matches(wanted as i64).await?;
+    let mut ids = in_title(prefix, wanted as i64).await?;
     if ids.len() < wanted {
-        ids.extend(other_matches((wanted - ids.len()) as i64).await?);
+        ids.extend(elsewhere(prefix, (wanted - ids.len()) as i64).await?);
     }
     Ok(ids.into_iter().skip(offset).take(limit).collect())
 }
 
-/// `rows`, read in any order, in the order of `ids`; an id without a row is left out.
-pub fn in_order_of(ids: &[NewsId], rows: Vec<NewsRow>) -> Vec<NewsRow> {
+/// The stories of `ids` (a search's page), whole but for their content, in that order.
+pub async fn news_in_order<S: ContentStore + ?Sized>(store: &S, ids: Vec<NewsId>) -> Result<Vec<NewsRow>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let limit = ids.len() as i64;
+    let rows = store
+        .list_news(&Listing::Ids(ids.clone()), &ListFilter::default(), None, limit)
+        .await?;
     let mut by_id: std::collections::HashMap<NewsId, NewsRow> = rows.into_iter().map(|r| (r.news_id, r)).collect();
-    ids.iter().filter_map(|id| by_id.remove(id)).collect()
+    Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
 }
 
 /// The last word of a search is read as a prefix only when, as a whole word, it matches
