@@ -819,8 +819,29 @@ pub async fn search_is_accent_and_case_insensitive_with_prefix_and_stemming(stor
     let mut placed = q(&["budget"]);
     placed.place = Some(city(4140963));
     assert_eq!(store.search_news(&placed, 0, 10).await.unwrap().len(), 1);
-    // Quotes and FTS/tsquery operators in terms are only text.
-    assert!(store.search_news(&q(&["\"a\" OR b* & !c"]), 0, 10).await.is_ok());
+    // Quotes, operators and column filters of FTS5 and tsquery in terms are only text: as
+    // syntax each would find the "budget" stories.
+    assert!(
+        store
+            .search_news(&q(&["\"zq\" OR budget* & !c"]), 0, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        store
+            .search_news(&q(&["{title} : budget"]), 0, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        store
+            .search_news(&q(&["budget:B | zq"]), 0, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 /// D412 (and D141's cap): stories whose title holds every word come first, however old,
