@@ -37,6 +37,9 @@ function bootScriptInBody(): Plugin {
 
 export default defineConfig({
   esbuild: { jsx: 'automatic' },
+  // JSON modules are only ever imported whole. A catalogue (over 10 KB) becomes one
+  // JSON.parse string, 8 KB brotli instead of 14 KB as a named export per key (D415).
+  json: { namedExports: false, stringify: 'auto' },
   plugins: [
     bootScriptInBody(),
     // The service worker (src/sw/sw.ts, D390): Workbox, built into /sw.js with the list of

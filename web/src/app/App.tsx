@@ -9,11 +9,15 @@ import { createAppRoutes } from './router';
 import type { Services } from './services';
 
 /**
- * Save on every news card (D266), loaded with the reader's chunk when a card first shows
- * it (after the first paint), so the first screen's script does not grow.
+ * Save on every news card (D266), its code loaded when a card first shows it (after the
+ * first paint), so the first screen's script does not grow. The button's own module, not
+ * the reader feature's index: a dynamic import of the index loads every reader screen, and
+ * a static one puts every module the index names into the entry (D415).
  */
 const CardSaveButton = lazy(() =>
-  import('../features/reader').then((reader) => ({ default: reader.CardSaveButton })),
+  import('../features/reader/components/SaveButtons').then((m) => ({
+    default: m.CardSaveButton,
+  })),
 );
 const cardActions: CardActions = (item) => (
   <Suspense fallback={null}>

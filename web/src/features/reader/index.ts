@@ -1,5 +1,7 @@
-import './reader.css';
-
+/**
+ * The reader's own things (issue 16). No styles are imported here: each component brings
+ * reader.css, so importing a hook from this file loads no component (D415).
+ */
 export {
   REACTIONS,
   isReaction,
@@ -23,13 +25,8 @@ export {
   useSavedIds,
   useUnblock,
 } from './hooks';
-export {
-  ArticleActions,
-  CardSaveButton,
-  FollowTopics,
-  ReactionBar,
-  SaveButton,
-} from './components/ArticleActions';
+export { ArticleActions, FollowTopics, ReactionBar } from './components/ArticleActions';
+export { CardSaveButton, SaveButton } from './components/SaveButtons';
 export {
   ChannelsEditor,
   FollowingTagsContent,

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import '../reader.css';
 
 /**
  * A button whose action needs a second yes: the question and the two answers appear in

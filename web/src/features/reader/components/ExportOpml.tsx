@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useServices } from '../../../app/context';
 import { useErrorText } from '../../news';
 import { FOLLOWS_OPML_PATH, type FollowsOpml } from '../api';
+import '../reader.css';
 
 /** Hands the browser a file to save, named as the server named it. */
 function save({ filename, opml }: FollowsOpml) {

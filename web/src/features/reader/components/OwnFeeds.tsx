@@ -7,6 +7,7 @@ import { localizePath } from '../../../lib/locale';
 import { NewsFeed } from '../../news';
 import type { OwnFeedName } from '../api';
 import { useOwnFeed } from '../hooks';
+import '../reader.css';
 
 /** One of the reader's own feeds as story cards, paged like every other feed (D271). */
 function OwnFeedSection({

@@ -7,6 +7,7 @@ import type { MediaSource } from '../../news';
 import { useBlock, useBlockedPublisher, useFollow, useFollowList, useUnblock } from '../hooks';
 import { PublisherPushSwitch } from '../../notifications';
 import { ConfirmAction } from './Confirm';
+import '../reader.css';
 
 /** Follow / Following: the reader's follow list says which, so it is shown once known. */
 export function FollowButton({ media }: { media: MediaSource }) {

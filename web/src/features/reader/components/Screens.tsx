@@ -28,6 +28,7 @@ import { ConfirmAction } from './Confirm';
 import { FollowingFeedSection } from './OwnFeeds';
 import { MutesSection, SettingsLinks } from './Settings';
 import { ExportOpml } from './ExportOpml';
+import '../reader.css';
 
 /** A publisher's icon, or its initial, in a reserved square. */
 function PublisherIcon({ name, icon }: { name: string; icon: string }) {

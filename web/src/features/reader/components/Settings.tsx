@@ -25,6 +25,7 @@ import {
   useSaveChannels,
   useTopics,
 } from '../settings';
+import '../reader.css';
 
 /** The reader's settings pages, linked from each of them and from /user (D265). */
 export const SETTINGS_LINKS = [
