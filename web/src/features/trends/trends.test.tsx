@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { envelope, type Handler } from '../../test/fakeServer';
@@ -6,8 +6,9 @@ import { installIntersectionObserver } from '../../test/intersection';
 import { newsItem } from '../../test/newsFixtures';
 import { renderApp } from '../../test/renderApp';
 
+let observer: ReturnType<typeof installIntersectionObserver>;
 beforeEach(() => {
-  installIntersectionObserver();
+  observer = installIntersectionObserver();
 });
 
 const spark = Array.from({ length: 24 }, (_, i) => (i >= 21 ? i - 20 : 0));
@@ -113,8 +114,13 @@ describe('/realtime-trends (D302)', () => {
 });
 
 describe('top trends on home and search (D302)', () => {
-  it('home shows the top trends once the first screen is painted', async () => {
+  it('home shows the top trends once the reader comes near them, not before (D415)', async () => {
     const { server } = renderApp('/', { routes: { 'GET /api/trends': answer } });
+    expect(await screen.findByRole('heading', { name: /Top stories/i })).toBeInTheDocument();
+    const slot = document.querySelector('[data-slot="trends"]')!;
+    await waitFor(() => expect(observer.observed()).toContain(slot.nextElementSibling));
+    expect(server.requests.some((r) => r.path === '/api/trends')).toBe(false);
+    observer.setNear(slot.nextElementSibling!);
     const heading = await screen.findByRole('heading', { name: 'Trending now' });
     const section = heading.closest('section')!;
     expect(within(section).getByRole('link', { name: 'Blizzard Zelda' })).toHaveAttribute(
@@ -130,10 +136,14 @@ describe('top trends on home and search (D302)', () => {
   });
 
   it('home shows no trends section when nothing trends', async () => {
-    renderApp('/', {
+    const { server } = renderApp('/', {
       routes: { 'GET /api/trends': () => envelope({ scope: 'country', made_at: 0, trends: [] }) },
     });
     expect(await screen.findByRole('heading', { name: /Top stories/i })).toBeInTheDocument();
+    const slot = document.querySelector('[data-slot="trends"]')!;
+    await waitFor(() => expect(observer.observed()).toContain(slot.nextElementSibling));
+    observer.setNear(slot.nextElementSibling!);
+    await waitFor(() => expect(server.requests.some((r) => r.path === '/api/trends')).toBe(true));
     expect(screen.queryByRole('heading', { name: 'Trending now' })).not.toBeInTheDocument();
   });
 

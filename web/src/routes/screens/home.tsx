@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useRouteHandle, useServices } from '../../app/context';
@@ -15,11 +15,33 @@ import {
 } from '../../features/news';
 import { SignInDialog } from '../../features/account';
 import { useHomeChannels } from '../../features/reader';
-import { TopTrends } from '../../features/trends';
 import { AlertBanner, WeatherWidget } from '../../features/weather';
 import { localSectionCity, openCityPicker } from '../../features/user';
 import { localizePath } from '../../lib/locale';
+import { watchNear } from '../../lib/viewport';
 import { HOME_SECTION_SIZE, leadsWithFirst } from '../../shared/screens';
+
+/**
+ * The top trends sit below the first screen: their code and their call wait until the
+ * reader scrolls near them (D415).
+ */
+const TopTrends = lazy(() =>
+  import('../../features/trends').then((trends) => ({ default: trends.TopTrends })),
+);
+
+/**
+ * True once the element after `slot` (the slot itself is empty, so not displayed, until
+ * filled) comes within the lazy-loading margin (1.3 viewports, as images).
+ */
+function useNearAfter(slot: RefObject<HTMLElement | null>, enabled: boolean): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const target = slot.current?.nextElementSibling ?? slot.current;
+    if (!enabled || near || !target) return;
+    return watchNear(target, (isNear) => isNear && setNear(true));
+  }, [slot, enabled, near]);
+  return near;
+}
 
 /**
  * SPEC §2.1 home: the reader's city, local stories first, then top and latest (which
@@ -53,6 +75,8 @@ export default function Home() {
   const latest = useFeed({ channel: 'latest' });
   // Below the first screen: rendered once the local and top stories are on screen.
   const belowFold = useAfterFirstPaint();
+  const trendsSlot = useRef<HTMLDivElement>(null);
+  const trendsNear = useNearAfter(trendsSlot, belowFold);
   // The reader's own tabs once known (D264); until then, and without a list, the default row.
   const channels = useHomeChannels();
   const city = localSectionCity(reader.label, local.data?.pages[0]?.context.city?.city_show);
@@ -97,8 +121,12 @@ export default function Home() {
         >
           <NewsFeed query={top} limit={HOME_SECTION_SIZE} empty={<NoStories />} />
         </FeedSection>
-        <div className="home__slot" data-slot="trends">
-          {belowFold && <TopTrends />}
+        <div className="home__slot" data-slot="trends" ref={trendsSlot}>
+          {trendsNear && (
+            <Suspense fallback={null}>
+              <TopTrends />
+            </Suspense>
+          )}
         </div>
         <FeedSection title={t('Section_Latest')}>
           {belowFold && <NewsFeed query={latest} empty={<NoStories />} />}
