@@ -7,7 +7,7 @@
 #   bench/lighthouse.sh            # needs node/npx (lighthouse@12) and Chromium (CHROME_PATH)
 #
 # Targets: performance >= 95, accessibility >= 95, LCP <= 2.0 s (median of 3);
-# home and article <= 170 KB compressed on first load (HTML, JS, CSS, fonts; images excluded).
+# home and article <= 150 KB compressed on first load (issue 33; HTML, JS, CSS, fonts; images excluded).
 set -euo pipefail
 # Load comes from one address: the per-address call limit (D357) stays on, set above
 # anything wrk sends, so what it costs is in the numbers.
