@@ -29,6 +29,19 @@ pub fn publishers_opml() -> Cow<'static, [u8]> {
         .unwrap_or(Cow::Borrowed(&[]))
 }
 
+/// The demo publishers with their feeds, as the store takes them (their icons served by
+/// our server): what `serve --demo` imports, and what tests load the demo with.
+pub fn publishers() -> Result<Vec<store::content::PublisherFeeds>, String> {
+    let base = url::Url::parse(ORIGIN).map_err(|e| e.to_string())?;
+    let parsed = crate::opml::parse_opml_with_base(&publishers_opml(), Some(&base))
+        .map_err(|e| format!("the built-in demo OPML: {e}"))?;
+    let mut list = crate::adding::publishers_from_opml(&parsed.publishers)?;
+    for p in &mut list {
+        p.media.icon_url = localize_media(&p.media.icon_url);
+    }
+    Ok(list)
+}
+
 /// A demo file by its URL (`https://demo.localwire.invalid/feeds/x.xml`), if it is one.
 pub fn file_for_url(url: &str) -> Option<Cow<'static, [u8]>> {
     let path = url.strip_prefix(ORIGIN)?;

@@ -19,4 +19,5 @@ pub mod pipeline;
 pub mod place;
 pub mod place_keys;
 pub mod publishers;
+pub mod retention;
 pub mod schedule;

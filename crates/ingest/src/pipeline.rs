@@ -21,6 +21,7 @@ use store::Store;
 use store::content::{
     ClaimedFeed, ClusterChoice, ClusterId, FeedId, FetchRecord, MediaId, NewsId, NewsRecord, Upserted,
 };
+use store::retention::StoryRetention;
 use tokio::task::JoinSet;
 use url::Url;
 
@@ -100,6 +101,9 @@ pub struct Pipeline {
     settled: std::sync::Mutex<Settled>,
     /// When `run_forever`'s rounds last worked or failed, for `/healthz` (issue 30).
     heartbeat: Arc<domain::heartbeat::Heartbeat>,
+    /// Items published before the retention's cut are not stored (D414): retention
+    /// would delete them again within the hour, and a feed would bring them back.
+    retention: StoryRetention,
 }
 
 /// Outcomes of store writes not yet applied to the window.
@@ -155,6 +159,11 @@ pub use domain::clock::now_ms;
 
 impl Pipeline {
     pub fn new(store: Arc<dyn Store>, fetcher: Fetcher) -> Arc<Pipeline> {
+        Pipeline::keeping(store, fetcher, StoryRetention::KeepAll)
+    }
+
+    /// A pipeline that stores only items within `retention` (D414).
+    pub fn keeping(store: Arc<dyn Store>, fetcher: Fetcher, retention: StoryRetention) -> Arc<Pipeline> {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Arc::new(Pipeline {
             store,
@@ -177,6 +186,7 @@ impl Pipeline {
             writing: tokio::sync::Mutex::new(()),
             settled: std::sync::Mutex::new(Settled::default()),
             heartbeat: Arc::default(),
+            retention,
         })
     }
 
@@ -491,8 +501,14 @@ impl Pipeline {
             })
             .await
             .map_err(|e| format!("parsing stopped: {e}"))??;
+        let parsed_count = cleaned.len();
+        let cleaned: Vec<Cleaned> = match self.retention.cut_ms(now) {
+            Some(cut) => cleaned.into_iter().filter(|c| c.item.publish_time_ms >= cut).collect(),
+            None => cleaned,
+        };
+        let too_old = parsed_count - cleaned.len();
         if cleaned.is_empty() {
-            return Ok((Vec::new(), 0, publish_times));
+            return Ok((Vec::new(), too_old, publish_times));
         }
 
         // Unchanged items stop here: no placing, categorising or clustering again.
@@ -509,7 +525,7 @@ impl Pipeline {
             .into_iter()
             .filter(|c| known.get(&c.item.identity) != Some(&c.hash))
             .collect();
-        let skipped = total - fresh.len();
+        let skipped = too_old + total - fresh.len();
         let media = feed.media.clone();
         let records: Vec<NewsRecord> = self
             .cpu_pool

@@ -430,13 +430,7 @@ async fn a_feed_on_a_private_address_is_refused_without_the_operator_switch() {
 /// The demo corpus's publishers imported and one round run: the store and its reports.
 async fn demo_store() -> (Arc<dyn Store>, TempDir, Vec<FeedReport>) {
     let (store, dir) = store().await;
-    let base = url::Url::parse(ingest::demo::ORIGIN).unwrap();
-    let parsed = ingest::opml::parse_opml_with_base(&ingest::demo::publishers_opml(), Some(&base)).unwrap();
-    let list: Vec<PublisherFeeds> = parsed
-        .publishers
-        .iter()
-        .map(|p| ingest::publishers::to_store(&p.into()).unwrap())
-        .collect();
+    let list = ingest::demo::publishers().unwrap();
     assert_eq!(list.len(), 31);
     store.import_publishers(&list, 0).await.unwrap();
     let pipeline = Pipeline::new(store.clone(), Fetcher::new(FetchPolicy::default()).unwrap());

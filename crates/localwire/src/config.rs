@@ -135,6 +135,23 @@ pub struct IngestArgs {
     pub once: bool,
     #[command(flatten)]
     pub store: StoreArgs,
+    #[command(flatten)]
+    pub retention: RetentionArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct RetentionArgs {
+    /// Stories published more than this many days ago are deleted (hourly by the server,
+    /// after the round by `ingest --once`) and not stored again; stories a reader saved
+    /// stay. 0 keeps every story (D414).
+    #[arg(long, env = "LOCALWIRE_STORY_RETENTION_DAYS", default_value_t = 0)]
+    pub story_retention_days: u32,
+}
+
+impl RetentionArgs {
+    pub fn retention(&self) -> store::retention::StoryRetention {
+        store::retention::StoryRetention::from_days(self.story_retention_days)
+    }
 }
 
 #[derive(Args, Debug)]
@@ -226,6 +243,8 @@ pub struct ServeArgs {
     pub addr: String,
     #[command(flatten)]
     pub store: StoreArgs,
+    #[command(flatten)]
+    pub retention: RetentionArgs,
     /// Ingest the built-in demo corpus (data/demo) so the app has news offline; today in
     /// history serves its labelled demo days.
     #[arg(long, env = "LOCALWIRE_DEMO", value_parser = BoolishValueParser::new())]

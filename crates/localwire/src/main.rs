@@ -17,6 +17,7 @@ use config::{Cli, Command, FeedsCommand, SpecialsCommand, StoreArgs};
 use std::io::Write;
 use std::sync::Arc;
 use store::Store;
+use store::retention::StoryRetention;
 
 fn main() -> Result<()> {
     allocator::purge_freed_memory_at_once();
@@ -56,11 +57,20 @@ async fn run(cli: Cli) -> Result<()> {
                 "`localwire ingest` needs --once (`localwire serve` ingests continuously)"
             );
             let progress = progress::Progress::new("ingest", progress::Unit::Feeds, 0);
-            let total = operator::ingest_once(open_store(&args.store).await?, Some(&progress)).await?;
+            let store = open_store(&args.store).await?;
+            let retention = args.retention.retention();
+            let total = operator::ingest_once(store.clone(), retention, Some(&progress)).await?;
             println!(
                 "Fetched {} feeds ({} failed): {} new, {} updated, {} unchanged stories.",
                 total.feeds, total.failed, total.inserted, total.updated, total.unchanged
             );
+            if retention != StoryRetention::KeepAll {
+                let deleted = ingest::retention::prune(store.as_ref(), retention, ingest::pipeline::now_ms()).await?;
+                println!(
+                    "Deleted {deleted} stories published more than {} days ago.",
+                    args.retention.story_retention_days
+                );
+            }
             Ok(())
         }
         Command::Specials(specials) => match specials.command {
@@ -166,7 +176,7 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
         // loaded, every story unchanged.
         let lock = store.startup_lock().await?;
         let added = operator::import_demo(&store).await?;
-        let total = operator::ingest_once(store.clone(), None).await?;
+        let total = operator::ingest_once(store.clone(), args.retention.retention(), None).await?;
         lock.release().await;
         tracing::info!(
             publishers = added.media_added,
@@ -177,7 +187,8 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
         );
     }
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let pipeline = ingest::pipeline::Pipeline::new(store.clone(), operator::fetcher()?);
+    let kept = args.retention.retention();
+    let pipeline = ingest::pipeline::Pipeline::keeping(store.clone(), operator::fetcher()?, kept);
     let ingestion_beat = pipeline.heartbeat();
     let ingestion = tokio::spawn(pipeline.run_forever(async move {
         let mut stopped = stopped;
@@ -187,6 +198,7 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
         store.clone(),
         api_config.report.retention_days,
     ));
+    let story_retention = tokio::spawn(ingest::retention::prune_forever(store.clone(), kept));
     let purge = tokio::spawn(api::guests::purge_forever(store.clone(), api_config.guests.idle_days));
     let recount = tokio::spawn(api::reader::reactions::recount_forever(store.clone()));
     let state = api::AppState::new(store.clone(), api_config);
@@ -237,6 +249,7 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
         tracing::warn!("a push round was still running; abandoned");
     }
     retention.abort();
+    story_retention.abort();
     purge.abort();
     recount.abort();
     // Guests answered before their write (D165) are written before the process ends.

@@ -15,6 +15,7 @@ use ingest::publishers::{self, PublisherInput};
 use std::sync::Arc;
 use store::Store;
 use store::content::{ImportReport, NewsId, PublisherFeeds, Special};
+use store::retention::StoryRetention;
 use url::Url;
 
 pub fn fetcher() -> Result<Fetcher> {
@@ -254,9 +255,14 @@ pub async fn export_opml(store: &Arc<dyn Store>, args: &ExportOpmlArgs) -> Resul
     Ok(())
 }
 
-/// One round over every feed; `progress` shows it (the `ingest --once` command).
-pub async fn ingest_once(store: Arc<dyn Store>, progress: Option<&Progress>) -> Result<RoundReport> {
-    let pipeline = Pipeline::new(store, fetcher()?);
+/// One round over every feed, storing what `retention` keeps; `progress` shows it (the
+/// `ingest --once` command).
+pub async fn ingest_once(
+    store: Arc<dyn Store>,
+    retention: StoryRetention,
+    progress: Option<&Progress>,
+) -> Result<RoundReport> {
+    let pipeline = Pipeline::keeping(store, fetcher()?, retention);
     let reports = match progress {
         Some(p) => {
             let reports = pipeline.run_round_watched(true, &FeedProgress(p)).await;
@@ -289,12 +295,7 @@ impl RoundWatcher for FeedProgress<'_> {
 
 /// Register the built-in demo publishers (their feeds are read from the binary).
 pub async fn import_demo(store: &Arc<dyn Store>) -> Result<ImportReport> {
-    let base = Url::parse(demo::ORIGIN)?;
-    let parsed = parse_opml_with_base(&demo::publishers_opml(), Some(&base)).context("the built-in demo OPML")?;
-    let mut list = publishers_from_opml(&parsed.publishers)?;
-    for p in &mut list {
-        p.media.icon_url = demo::localize_media(&p.media.icon_url);
-    }
+    let list = demo::publishers().map_err(anyhow::Error::msg)?;
     Ok(store.import_publishers(&list, now_ms()).await?)
 }
 

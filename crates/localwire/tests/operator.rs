@@ -281,3 +281,48 @@ fn ingest_without_once_says_what_to_do() {
     let err = failed(&run(&data, &["ingest"]));
     assert!(err.contains("needs --once"), "{err}");
 }
+
+/// An RFC 3339 date `days` before now (midnight UTC), for feeds dated relative to today.
+fn days_ago(days: i64) -> String {
+    let today = domain::clock::now_ms() / 86_400_000;
+    let (y, m, d) = domain::clock::civil_from_days(today - days);
+    format!("{y:04}-{m:02}-{d:02}T00:00:00Z")
+}
+
+#[test]
+fn d414_a_story_retention_deletes_older_stories_and_does_not_store_them_again() {
+    let dir = temp_dir("retention");
+    std::fs::create_dir_all(dir.join("feeds")).unwrap();
+    let feed = format!(
+        r#"<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Harbour Log</title>
+<entry><id>h-new</id><title>Ferry schedule changes this week</title><link href="https://harbour.example/new"/><updated>{}</updated><summary>New times.</summary></entry>
+<entry><id>h-old</id><title>Pier repairs begin</title><link href="https://harbour.example/old"/><updated>{}</updated><summary>Work starts.</summary></entry>
+</feed>"#,
+        days_ago(1),
+        days_ago(40)
+    );
+    std::fs::write(dir.join("feeds/harbour.xml"), feed).unwrap();
+    let data = dir.join("data");
+    let url = dir.join("feeds/harbour.xml");
+    ok(&run(
+        &data,
+        &["feeds", "add", url.to_str().unwrap(), "--name", "Harbour Log"],
+    ));
+
+    let keep_all = ok(&run(&data, &["ingest", "--once"]));
+    assert!(keep_all.contains("2 new"), "no retention keeps both: {keep_all}");
+    assert!(!keep_all.contains("Deleted"), "{keep_all}");
+
+    let month = ok(&run(&data, &["ingest", "--once", "--story-retention-days", "30"]));
+    assert!(month.contains("0 new, 0 updated, 2 unchanged"), "{month}");
+    assert!(
+        month.contains("Deleted 1 stories published more than 30 days ago."),
+        "{month}"
+    );
+
+    let again = ok(&run(&data, &["ingest", "--once", "--story-retention-days", "30"]));
+    assert!(
+        again.contains("0 new, 0 updated, 2 unchanged") && again.contains("Deleted 0 stories"),
+        "the old story is not stored again: {again}"
+    );
+}

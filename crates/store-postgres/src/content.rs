@@ -1007,6 +1007,49 @@ impl ContentStore for PgStore {
         news_in_order(self, page).await
     }
 
+    async fn published_before(&self, before_ms: i64, after: Option<After>, limit: i64) -> Result<Vec<After>> {
+        let (at, id) = after.map_or((i64::MIN, i64::MIN), |a| (a.publish_time_ms, a.news_id.0));
+        let keys: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT publish_time, news_id FROM news_items WHERE publish_time < $1 AND (publish_time, news_id) > ($2, $3) \
+             ORDER BY publish_time, news_id LIMIT $4",
+        )
+        .bind(before_ms)
+        .bind(at)
+        .bind(id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(keys.into_iter().map(After::from).collect())
+    }
+
+    async fn delete_news(&self, ids: &[NewsId]) -> Result<u64> {
+        let ids: Vec<i64> = ids.iter().map(|n| n.0).collect();
+        let done = async {
+            let mut tx = self.pool.begin().await.map_err(db)?;
+            let clusters: Vec<i64> =
+                sqlx::query_scalar("SELECT DISTINCT cluster_id FROM news_items WHERE news_id = ANY($1)")
+                    .bind(&ids)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db)?;
+            // Places go by cascade; the full-text vector is a column of the row.
+            let deleted = sqlx::query("DELETE FROM news_items WHERE news_id = ANY($1)")
+                .bind(&ids)
+                .execute(&mut *tx)
+                .await
+                .map_err(db)?
+                .rows_affected();
+            for c in clusters {
+                refresh_cluster(&mut tx, c).await.map_err(db)?;
+            }
+            tx.commit().await.map_err(db)?;
+            Ok(deleted)
+        }
+        .await;
+        self.generation.after(done)
+    }
+
     async fn put_special(&self, sp: &Special, now_ms: i64) -> Result<()> {
         let done = async {
             sqlx::query(

@@ -447,7 +447,27 @@ pub fn remove_feed(tx: &Connection, url_or_id: &str) -> Result<bool> {
     Ok(true)
 }
 
-/// A resumed feed is due at once; pausing keeps its schedule for when it resumes.
+/// Delete stories (retention, D414): full-text rows first (the index keeps no text to
+/// find them by), places by cascade, then their clusters counted again.
+pub fn delete_news(tx: &Connection, ids: &[i64]) -> Result<u64> {
+    let list = serde_json::to_string(ids).map_err(json)?;
+    let clusters: Vec<i64> = tx
+        .prepare_cached("SELECT DISTINCT cluster_id FROM news_items WHERE news_id IN (SELECT value FROM json_each(?))")
+        .and_then(|mut s| s.query_map([&list], |r| r.get(0))?.collect())
+        .map_err(db)?;
+    tx.prepare_cached("DELETE FROM news_fts WHERE rowid IN (SELECT value FROM json_each(?))")
+        .and_then(|mut s| s.execute([&list]))
+        .map_err(db)?;
+    let deleted = tx
+        .prepare_cached("DELETE FROM news_items WHERE news_id IN (SELECT value FROM json_each(?))")
+        .and_then(|mut s| s.execute([&list]))
+        .map_err(db)?;
+    for c in clusters {
+        refresh_cluster(tx, c)?;
+    }
+    Ok(deleted as u64)
+}
+
 pub fn set_like_counts(tx: &Connection, counts: &[(NewsId, i64)]) -> Result<()> {
     let mut stmt = tx
         .prepare_cached("UPDATE news_items SET like_count = ?2 WHERE news_id = ?1 AND like_count <> ?2")
@@ -458,6 +478,7 @@ pub fn set_like_counts(tx: &Connection, counts: &[(NewsId, i64)]) -> Result<()> 
     Ok(())
 }
 
+/// A resumed feed is due at once; pausing keeps its schedule for when it resumes.
 pub fn set_feed_paused(tx: &Connection, feed_id: FeedId, paused: bool, now_ms: i64) -> Result<bool> {
     let changed = if paused {
         tx.execute("UPDATE feeds SET paused = 1 WHERE feed_id = ?1", params![feed_id.0])

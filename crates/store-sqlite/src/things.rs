@@ -179,6 +179,14 @@ impl ReaderThings for SqliteStore {
         }))
     }
 
+    async fn saved_by_anyone(&self) -> Result<HashSet<NewsId>> {
+        let ids: Vec<i64> = sqlx::query_scalar("SELECT DISTINCT news_id FROM saved_news")
+            .fetch_all(&self.reader)
+            .await
+            .map_err(db)?;
+        Ok(ids.into_iter().map(NewsId).collect())
+    }
+
     async fn is_saved(&self, user: UserId, news: &[NewsId]) -> Result<HashSet<NewsId>> {
         if news.is_empty() {
             return Ok(HashSet::new());

@@ -299,11 +299,22 @@ pub enum Listing {
     Ids(Vec<NewsId>),
 }
 
-/// Keyset position for newest-first lists: the last item of the previous page.
+/// Keyset position: the last item of the previous page (newest-first lists; oldest-first
+/// for [`ContentStore::published_before`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct After {
     pub publish_time_ms: i64,
     pub news_id: NewsId,
+}
+
+impl From<(i64, i64)> for After {
+    /// A (publish time, news id) row.
+    fn from((publish_time_ms, id): (i64, i64)) -> After {
+        After {
+            publish_time_ms,
+            news_id: NewsId(id),
+        }
+    }
 }
 
 /// Search ranks only this many of the newest matching items (by id, i.e. by when they
@@ -514,6 +525,14 @@ pub trait ContentStore: Send + Sync {
     /// Full-text search: among the [`SEARCH_RANKED_MAX`] newest items that match and pass
     /// the filters, best match first.
     async fn search_news(&self, query: &SearchQuery, offset: i64, limit: i64) -> Result<Vec<NewsRow>>;
+
+    /// Stories published before `before_ms`, oldest first (publish time, then id), after
+    /// the keyset position `after`: at most `limit` (story retention, D414).
+    async fn published_before(&self, before_ms: i64, after: Option<After>, limit: i64) -> Result<Vec<After>>;
+
+    /// Delete these stories with their places and full-text rows; their stories
+    /// (clusters) are counted again and go when empty. How many were deleted.
+    async fn delete_news(&self, ids: &[NewsId]) -> Result<u64>;
 
     async fn put_special(&self, special: &Special, now_ms: i64) -> Result<()>;
     async fn special(&self, slug: &str) -> Result<Option<Special>>;

@@ -274,6 +274,7 @@ macro_rules! store_contract_tests {
             publisher_search_and_detail,
             due_feeds_are_leased_once_and_released_by_a_fetch,
             removing_a_feed_removes_its_items_and_an_orphan_publisher,
+            d414_retention_deletes_stories_before_the_cut_but_not_saved_ones,
             d336_a_paused_feed_is_never_claimed_and_due_at_once_when_resumed,
             d397_feed_health_counts_feeds_the_oldest_due_and_the_failing,
             known_hashes_report_stored_versions,

@@ -1180,3 +1180,97 @@ pub async fn specials_round_trip(store: &dyn Store) {
     assert!(store.remove_special("election-2026").await.unwrap());
     assert!(store.special("election-2026").await.unwrap().is_none());
 }
+
+/// D414: retention deletes the stories published before the cut, a step at a time, with
+/// their places and full-text rows, recounts their clusters, and keeps saved stories.
+pub async fn d414_retention_deletes_stories_before_the_cut_but_not_saved_ones(store: &dyn Store) {
+    use crate::retention::{PRUNE_STEP, prune_stories};
+    let (media, feed) = one_feed(store, "old-news", "US").await;
+    // Old stories at hours 0..=PRUNE_STEP (one more than a step), a cluster that spans
+    // the cut, and a new story after it.
+    let old: Vec<NewsRecord> = (0..=PRUNE_STEP)
+        .map(|i| record(&format!("old{i}"), &format!("Harbour archive {i}"), 0, &[city(7)]))
+        .collect();
+    let choices = vec![ClusterChoice::New; old.len()];
+    let old_ids: Vec<NewsId> = store
+        .upsert_items(feed, media, &old, &choices, T0)
+        .await
+        .unwrap()
+        .iter()
+        .map(|u| u.news_id())
+        .collect();
+    let spanning = old_ids[1];
+    let newer = store
+        .upsert_items(
+            feed,
+            media,
+            &[record("new", "Harbour today", 48, &[city(7)])],
+            &[ClusterChoice::Join(own_cluster(spanning))],
+            T0,
+        )
+        .await
+        .unwrap()[0]
+        .news_id();
+    let reader = store
+        .start_guest_session(&crate::contract_support::request("keeper", "h-keeper", T0))
+        .await
+        .unwrap()
+        .user
+        .id;
+    let kept = old_ids[PRUNE_STEP as usize];
+    assert!(store.save_news(crate::UserId(reader), kept, T0).await.unwrap());
+    let g = store.content_generation();
+
+    let deleted = prune_stories(store, T0 + 24 * HOUR).await.unwrap();
+
+    assert_eq!(deleted, PRUNE_STEP as u64, "every old story but the saved one");
+    assert!(store.content_generation() > g, "readers' caches see the deletion");
+    assert!(store.news(old_ids[0]).await.unwrap().is_none());
+    assert!(store.news(kept).await.unwrap().is_some(), "a saved story stays");
+    assert!(
+        store.news(newer).await.unwrap().is_some(),
+        "a story after the cut stays"
+    );
+    let place = store
+        .list_news(&Listing::Places(vec![city(7)]), &ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(
+        place.iter().map(|r| r.news_id).collect::<Vec<_>>(),
+        vec![newer, kept],
+        "the place's list holds only what is left"
+    );
+    let found = store
+        .search_news(
+            &SearchQuery {
+                terms: vec!["harbour".into()],
+                ..SearchQuery::default()
+            },
+            0,
+            10,
+        )
+        .await
+        .unwrap();
+    assert_eq!(found.iter().map(|r| r.news_id).collect::<Vec<_>>(), vec![newer, kept]);
+    let left = store.cluster_items(own_cluster(spanning), 10).await.unwrap();
+    assert_eq!(left.iter().map(|r| r.news_id).collect::<Vec<_>>(), vec![newer]);
+    assert_eq!(
+        (left[0].cluster.size, left[0].cluster.media_count),
+        (1, 1),
+        "the cluster is recounted"
+    );
+    assert!(
+        store
+            .published_before(T0 + 24 * HOUR, None, 10)
+            .await
+            .unwrap()
+            .iter()
+            .all(|k| k.news_id == kept),
+        "nothing else is left before the cut"
+    );
+    assert_eq!(
+        prune_stories(store, T0 + 24 * HOUR).await.unwrap(),
+        0,
+        "a second run finds nothing"
+    );
+}

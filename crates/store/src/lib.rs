@@ -12,6 +12,7 @@ pub mod contract_support;
 pub mod contract_things;
 pub mod push;
 pub mod reports;
+pub mod retention;
 pub mod things;
 pub mod user_data;
 

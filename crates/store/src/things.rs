@@ -342,6 +342,8 @@ pub trait ReaderThings: Send + Sync {
     async fn saved_news(&self, user: UserId, page: Page) -> Result<Paged<SavedNews>>;
     /// Which of these stories the reader saved.
     async fn is_saved(&self, user: UserId, news: &[NewsId]) -> Result<HashSet<NewsId>>;
+    /// Every story some reader saved (story retention keeps them, D414).
+    async fn saved_by_anyone(&self) -> Result<HashSet<NewsId>>;
 
     // Reactions (SPEC §7.7 reactionList): one per reader per story.
 
