@@ -1,11 +1,12 @@
-//! [`ContentStore`] on SQLite: reads on the sqlx reader pool, writes through
+//! [`ContentStore`] on SQLite: reads on plain connections of their own
+//! ([`ContentReader`](crate::content_read::ContentReader), D416), writes through
 //! [`ContentWriter`](crate::content_write::ContentWriter).
 
+use crate::SqliteStore;
 use crate::content_write::{self as w, Change};
-use crate::{SqliteStore, db};
 use async_trait::async_trait;
-use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
+use rusqlite::OptionalExtension;
+use rusqlite::types::Value;
 use store::content::{
     After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedHealth, FeedId, FeedStatus,
     FetchRecord, ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow,
@@ -105,71 +106,79 @@ macro_rules! media_columns {
     };
 }
 
-/// A row of [`news_columns`], read by position (by name, sqlx looks each column up in
-/// a map: a sixth of a list's CPU): every news select starts with those columns.
-fn news_row(r: &SqliteRow) -> std::result::Result<NewsRow, sqlx::Error> {
-    let tags: String = r.try_get(18)?;
-    let city_ids: String = r.try_get(19)?;
+/// A row of [`news_columns`], read by position: every news select starts with those
+/// columns.
+fn news_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<NewsRow> {
+    let tags: String = r.get(18)?;
+    let city_ids: String = r.get(19)?;
     Ok(NewsRow {
-        news_id: NewsId(r.try_get(0)?),
-        media_id: MediaId(r.try_get(1)?),
-        title: r.try_get(2)?,
-        org_img_url: r.try_get(3)?,
-        img_url: r.try_get(4)?,
-        thumbnail_url: r.try_get(5)?,
-        video_url: r.try_get(6)?,
-        voice_url: r.try_get(7)?,
-        content: r.try_get(8)?,
-        content_type: r.try_get(9)?,
-        content_total_length: r.try_get(10)?,
-        description: r.try_get(11)?,
-        summary: r.try_get(12)?,
-        news_type: r.try_get(13)?,
-        publish_time_ms: r.try_get(14)?,
-        link_url: r.try_get(15)?,
-        author: r.try_get(16)?,
-        category_id: r.try_get(17)?,
+        news_id: NewsId(r.get(0)?),
+        media_id: MediaId(r.get(1)?),
+        title: r.get(2)?,
+        org_img_url: r.get(3)?,
+        img_url: r.get(4)?,
+        thumbnail_url: r.get(5)?,
+        video_url: r.get(6)?,
+        voice_url: r.get(7)?,
+        content: r.get(8)?,
+        content_type: r.get(9)?,
+        content_total_length: r.get(10)?,
+        description: r.get(11)?,
+        summary: r.get(12)?,
+        news_type: r.get(13)?,
+        publish_time_ms: r.get(14)?,
+        link_url: r.get(15)?,
+        author: r.get(16)?,
+        category_id: r.get(17)?,
         tags: serde_json::from_str(&tags).unwrap_or_default(),
-        lang: r.try_get(20)?,
+        lang: r.get(20)?,
         city_ids: serde_json::from_str(&city_ids).unwrap_or_default(),
-        read_count: r.try_get(21)?,
-        like_count: r.try_get(22)?,
-        share_count: r.try_get(23)?,
-        comment_count: r.try_get(24)?,
-        media_name: r.try_get(26)?,
-        media_icon: r.try_get(27)?,
-        media_home_url: r.try_get(28)?,
-        cluster_id: ClusterId(r.try_get(25)?),
+        read_count: r.get(21)?,
+        like_count: r.get(22)?,
+        share_count: r.get(23)?,
+        comment_count: r.get(24)?,
+        cluster_id: ClusterId(r.get(25)?),
+        media_name: r.get(26)?,
+        media_icon: r.get(27)?,
+        media_home_url: r.get(28)?,
         cluster: ClusterStats {
-            size: r.try_get(29)?,
-            media_count: r.try_get(30)?,
-            newest_ms: r.try_get(31)?,
+            size: r.get(29)?,
+            media_count: r.get(30)?,
+            newest_ms: r.get(31)?,
         },
     })
 }
 
-fn media_row(r: &SqliteRow) -> std::result::Result<MediaSource, sqlx::Error> {
-    Ok(MediaSource {
-        media_id: MediaId(r.try_get("media_id")?),
-        slug: r.try_get("slug")?,
-        name: r.try_get("name")?,
-        icon_url: r.try_get("icon_url")?,
-        home_url: r.try_get("home_url")?,
-        about: r.try_get("about")?,
-        contact: r.try_get("contact")?,
-        category_id: r.try_get("category_id")?,
-        category_top_id: r.try_get("category_top_id")?,
-        country: r.try_get("country")?,
-        admin_code: r.try_get("admin_code")?,
-        city: r.try_get("city")?,
-        city_id: r.try_get("city_id")?,
-        lang: r.try_get("lang")?,
-        item_count: r.try_get("item_count")?,
-    })
+/// The news rows `sql` selects with `params` (bound in order, ?1 on).
+fn news_rows(conn: &rusqlite::Connection, sql: &str, params: &[Value]) -> rusqlite::Result<Vec<NewsRow>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(rusqlite::params_from_iter(params), news_row)?;
+    rows.collect()
 }
 
-fn rows<T>(rows: Vec<SqliteRow>, map: fn(&SqliteRow) -> std::result::Result<T, sqlx::Error>) -> Result<Vec<T>> {
-    rows.iter().map(map).collect::<std::result::Result<_, _>>().map_err(db)
+/// An optional text parameter.
+fn text(v: Option<&str>) -> Value {
+    v.map_or(Value::Null, |s| Value::Text(s.to_string()))
+}
+
+fn media_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MediaSource> {
+    Ok(MediaSource {
+        media_id: MediaId(r.get(0)?),
+        slug: r.get(1)?,
+        name: r.get(2)?,
+        icon_url: r.get(3)?,
+        home_url: r.get(4)?,
+        about: r.get(5)?,
+        contact: r.get(6)?,
+        category_id: r.get(7)?,
+        category_top_id: r.get(8)?,
+        country: r.get(9)?,
+        admin_code: r.get(10)?,
+        city: r.get(11)?,
+        city_id: r.get(12)?,
+        lang: r.get(13)?,
+        item_count: r.get(14)?,
+    })
 }
 
 fn keys_json(places: &[PlaceKey]) -> String {
@@ -193,13 +202,13 @@ fn fts_query(words: &[String], last_as_prefix: bool) -> String {
         .join(" ")
 }
 
-fn special_row(r: &SqliteRow) -> std::result::Result<Special, sqlx::Error> {
-    let ids: String = r.try_get("news_ids")?;
+fn special_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Special> {
+    let ids: String = r.get(4)?;
     Ok(Special {
-        slug: r.try_get("slug")?,
-        title: r.try_get("title")?,
-        description: r.try_get("description")?,
-        query: r.try_get("query")?,
+        slug: r.get(0)?,
+        title: r.get(1)?,
+        description: r.get(2)?,
+        query: r.get(3)?,
         news_ids: serde_json::from_str(&ids).unwrap_or_default(),
     })
 }
@@ -231,27 +240,31 @@ impl SqliteStore {
     /// The newest `n` stories matching the FTS5 query `matched` and the search's filters.
     /// A place is checked on the places index alone; a story's row is read only when
     /// another filter needs it (a row is several pages: five times the cost, measured).
-    async fn search_ids(&self, q: &SearchQuery, matched: &str, n: i64) -> Result<Vec<NewsId>> {
-        let ids: Vec<i64> = sqlx::query_scalar(concat!(
-            "SELECT f.rowid FROM news_fts f WHERE news_fts MATCH ?3 \
-             AND (?6 IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?6 AND p.news_id = f.rowid)) \
-             AND ((?1 IS NULL AND ?2 IS NULL AND ?4 IS NULL AND ?5 IS NULL) \
-               OR EXISTS (SELECT 1 FROM news_items n WHERE n.news_id = f.rowid AND",
-            filters!(),
-            "AND (?4 IS NULL OR n.category_id = ?4) AND (?5 IS NULL OR n.publish_time >= ?5))) \
-             ORDER BY f.rowid DESC LIMIT +?7"
-        ))
-        .bind(q.filter.lang.as_deref())
-        .bind(q.filter.country.as_deref())
-        .bind(matched)
-        .bind(q.category.as_deref())
-        .bind(q.since_ms)
-        .bind(q.place.as_ref().map(PlaceKey::key))
-        .bind(n)
-        .fetch_all(&self.content_reader)
-        .await
-        .map_err(db)?;
-        Ok(ids.into_iter().map(NewsId).collect())
+    async fn search_ids(&self, q: &SearchQuery, matched: String, n: i64) -> Result<Vec<NewsId>> {
+        let params = [
+            text(q.filter.lang.as_deref()),
+            text(q.filter.country.as_deref()),
+            Value::Text(matched),
+            text(q.category.as_deref()),
+            q.since_ms.map_or(Value::Null, Value::Integer),
+            q.place.as_ref().map_or(Value::Null, |p| Value::Text(p.key())),
+            Value::Integer(n),
+        ];
+        self.content_read
+            .read(move |conn| {
+                let mut stmt = conn.prepare_cached(concat!(
+                    "SELECT f.rowid FROM news_fts f WHERE news_fts MATCH ?3 \
+                     AND (?6 IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?6 AND p.news_id = f.rowid)) \
+                     AND ((?1 IS NULL AND ?2 IS NULL AND ?4 IS NULL AND ?5 IS NULL) \
+                       OR EXISTS (SELECT 1 FROM news_items n WHERE n.news_id = f.rowid AND",
+                    filters!(),
+                    "AND (?4 IS NULL OR n.category_id = ?4) AND (?5 IS NULL OR n.publish_time >= ?5))) \
+                     ORDER BY f.rowid DESC LIMIT +?7"
+                ))?;
+                let ids = stmt.query_map(rusqlite::params_from_iter(&params), |r| r.get(0).map(NewsId))?;
+                ids.collect()
+            })
+            .await
     }
 }
 
@@ -267,30 +280,31 @@ impl ContentStore for SqliteStore {
     }
 
     async fn export_publishers(&self) -> Result<Vec<(MediaSource, Vec<NewFeed>)>> {
-        let media = sqlx::query(concat!(
-            "SELECT ",
-            media_columns!(),
-            " FROM media_sources m ORDER BY m.media_id"
-        ))
-        .fetch_all(&self.content_reader)
-        .await
-        .map_err(db)?;
-        let media = rows(media, media_row)?;
-        let feeds = sqlx::query("SELECT media_id, url, lang FROM feeds ORDER BY feed_id")
-            .fetch_all(&self.content_reader)
+        self.content_read
+            .read(|conn| {
+                let media = conn
+                    .prepare_cached(concat!(
+                        "SELECT ",
+                        media_columns!(),
+                        " FROM media_sources m ORDER BY m.media_id"
+                    ))?
+                    .query_map([], media_row)?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                let mut out: Vec<(MediaSource, Vec<NewFeed>)> = media.into_iter().map(|m| (m, Vec::new())).collect();
+                let mut feeds = conn.prepare_cached("SELECT media_id, url, lang FROM feeds ORDER BY feed_id")?;
+                let mut rows = feeds.query([])?;
+                while let Some(f) = rows.next()? {
+                    let media_id = MediaId(f.get(0)?);
+                    if let Some((_, list)) = out.iter_mut().find(|(m, _)| m.media_id == media_id) {
+                        list.push(NewFeed {
+                            url: f.get(1)?,
+                            lang: f.get(2)?,
+                        });
+                    }
+                }
+                Ok(out)
+            })
             .await
-            .map_err(db)?;
-        let mut out: Vec<(MediaSource, Vec<NewFeed>)> = media.into_iter().map(|m| (m, Vec::new())).collect();
-        for f in feeds {
-            let media_id = MediaId(f.try_get("media_id").map_err(db)?);
-            if let Some((_, list)) = out.iter_mut().find(|(m, _)| m.media_id == media_id) {
-                list.push(NewFeed {
-                    url: f.try_get("url").map_err(db)?,
-                    lang: f.try_get("lang").map_err(db)?,
-                });
-            }
-        }
-        Ok(out)
     }
 
     async fn remove_feed(&self, url_or_id: &str) -> Result<bool> {
@@ -316,51 +330,53 @@ impl ContentStore for SqliteStore {
     }
 
     async fn feed_health(&self) -> Result<FeedHealth> {
-        let (feeds, oldest_due_ms, failing) = sqlx::query_as(
-            "SELECT count(*), (SELECT min(next_due) FROM feeds WHERE paused = 0), \
-             coalesce(sum(CASE WHEN consecutive_errors > 0 AND paused = 0 THEN 1 ELSE 0 END), 0) FROM feeds",
-        )
-        .fetch_one(&self.content_reader)
-        .await
-        .map_err(db)?;
-        Ok(FeedHealth {
-            feeds,
-            oldest_due_ms,
-            failing,
-        })
+        self.content_read
+            .read(|conn| {
+                conn.prepare_cached(
+                    "SELECT count(*), (SELECT min(next_due) FROM feeds WHERE paused = 0), \
+                     coalesce(sum(CASE WHEN consecutive_errors > 0 AND paused = 0 THEN 1 ELSE 0 END), 0) FROM feeds",
+                )?
+                .query_row([], |r| {
+                    Ok(FeedHealth {
+                        feeds: r.get(0)?,
+                        oldest_due_ms: r.get(1)?,
+                        failing: r.get(2)?,
+                    })
+                })
+            })
+            .await
     }
 
     async fn feeds(&self) -> Result<Vec<FeedStatus>> {
-        let list = sqlx::query(
-            "SELECT f.feed_id, f.media_id, m.name AS media_name, f.url, f.lang, f.last_fetch, f.last_status, \
-             f.last_items, f.last_error, f.next_due, f.consecutive_errors, f.interval_secs, f.paused, \
-             (SELECT count(*) FROM news_items i WHERE i.feed_id = f.feed_id) AS item_count \
-             FROM feeds f JOIN media_sources m ON m.media_id = f.media_id ORDER BY f.feed_id",
-        )
-        .fetch_all(&self.content_reader)
-        .await
-        .map_err(db)?;
-        list.iter()
-            .map(|r| {
-                Ok(FeedStatus {
-                    feed_id: FeedId(r.try_get("feed_id")?),
-                    media_id: MediaId(r.try_get("media_id")?),
-                    media_name: r.try_get("media_name")?,
-                    url: r.try_get("url")?,
-                    lang: r.try_get("lang")?,
-                    last_fetch_ms: r.try_get("last_fetch")?,
-                    last_status: r.try_get("last_status")?,
-                    last_items: r.try_get("last_items")?,
-                    last_error: r.try_get("last_error")?,
-                    next_due_ms: r.try_get("next_due")?,
-                    consecutive_errors: r.try_get("consecutive_errors")?,
-                    interval_secs: r.try_get("interval_secs")?,
-                    item_count: r.try_get("item_count")?,
-                    paused: r.try_get::<i64, _>("paused")? != 0,
-                })
+        self.content_read
+            .read(|conn| {
+                conn.prepare_cached(
+                    "SELECT f.feed_id, f.media_id, m.name, f.url, f.lang, f.last_fetch, f.last_status, \
+                     f.last_items, f.last_error, f.next_due, f.consecutive_errors, f.interval_secs, f.paused, \
+                     (SELECT count(*) FROM news_items i WHERE i.feed_id = f.feed_id) \
+                     FROM feeds f JOIN media_sources m ON m.media_id = f.media_id ORDER BY f.feed_id",
+                )?
+                .query_map([], |r| {
+                    Ok(FeedStatus {
+                        feed_id: FeedId(r.get(0)?),
+                        media_id: MediaId(r.get(1)?),
+                        media_name: r.get(2)?,
+                        url: r.get(3)?,
+                        lang: r.get(4)?,
+                        last_fetch_ms: r.get(5)?,
+                        last_status: r.get(6)?,
+                        last_items: r.get(7)?,
+                        last_error: r.get(8)?,
+                        next_due_ms: r.get(9)?,
+                        consecutive_errors: r.get(10)?,
+                        interval_secs: r.get(11)?,
+                        paused: r.get::<_, i64>(12)? != 0,
+                        item_count: r.get(13)?,
+                    })
+                })?
+                .collect()
             })
-            .collect::<std::result::Result<_, sqlx::Error>>()
-            .map_err(db)
+            .await
     }
 
     async fn claim_due_feeds(&self, now_ms: i64, lease_until_ms: i64, limit: i64) -> Result<Vec<ClaimedFeed>> {
@@ -430,91 +446,92 @@ impl ContentStore for SqliteStore {
     }
 
     async fn cluster_candidates_since(&self, from_ms: i64, to_ms: i64, since_ms: i64) -> Result<Vec<ClusterCandidate>> {
-        let list = sqlx::query(
-            "SELECT n.news_id, n.cluster_id, n.media_id, n.publish_time, n.signature, \
-             CASE WHEN n.city_ids = '[]' AND m.city_id <> 0 THEN '[' || m.city_id || ']' ELSE n.city_ids END AS city_ids \
-             FROM news_items n JOIN media_sources m ON m.media_id = n.media_id \
-             WHERE n.publish_time BETWEEN ? AND ? AND n.signature IS NOT NULL AND n.updated_at >= ? \
-             ORDER BY n.publish_time, n.news_id",
-        )
-        .bind(from_ms)
-        .bind(to_ms)
-        .bind(since_ms)
-        .fetch_all(&self.content_reader)
-        .await
-        .map_err(db)?;
-        list.iter()
-            .map(|r| {
-                Ok(ClusterCandidate {
-                    news_id: NewsId(r.try_get("news_id")?),
-                    cluster_id: ClusterId(r.try_get("cluster_id")?),
-                    media_id: MediaId(r.try_get("media_id")?),
-                    publish_time_ms: r.try_get("publish_time")?,
-                    signature: r.try_get("signature")?,
-                    city_ids: serde_json::from_str(r.try_get("city_ids")?).unwrap_or_default(),
-                })
+        self.content_read
+            .read(move |conn| {
+                conn.prepare_cached(
+                    "SELECT n.news_id, n.cluster_id, n.media_id, n.publish_time, n.signature, \
+                     CASE WHEN n.city_ids = '[]' AND m.city_id <> 0 THEN '[' || m.city_id || ']' ELSE n.city_ids END \
+                     FROM news_items n JOIN media_sources m ON m.media_id = n.media_id \
+                     WHERE n.publish_time BETWEEN ?1 AND ?2 AND n.signature IS NOT NULL AND n.updated_at >= ?3 \
+                     ORDER BY n.publish_time, n.news_id",
+                )?
+                .query_map([from_ms, to_ms, since_ms], |r| {
+                    let city_ids: String = r.get(5)?;
+                    Ok(ClusterCandidate {
+                        news_id: NewsId(r.get(0)?),
+                        cluster_id: ClusterId(r.get(1)?),
+                        media_id: MediaId(r.get(2)?),
+                        publish_time_ms: r.get(3)?,
+                        signature: r.get(4)?,
+                        city_ids: serde_json::from_str(&city_ids).unwrap_or_default(),
+                    })
+                })?
+                .collect()
             })
-            .collect::<std::result::Result<_, sqlx::Error>>()
-            .map_err(db)
+            .await
     }
 
     async fn known_hashes(&self, media_id: MediaId, identities: &[String]) -> Result<Vec<(String, String)>> {
         let ids = serde_json::to_string(identities).map_err(|e| StoreError::Database(e.to_string()))?;
-        let list = sqlx::query(
-            "SELECT identity, content_hash FROM news_items WHERE media_id = ? \
-             AND identity IN (SELECT value FROM json_each(?))",
-        )
-        .bind(media_id.0)
-        .bind(ids)
-        .fetch_all(&self.content_reader)
-        .await
-        .map_err(db)?;
-        list.iter()
-            .map(|r| Ok((r.try_get("identity")?, r.try_get("content_hash")?)))
-            .collect::<std::result::Result<_, sqlx::Error>>()
-            .map_err(db)
+        self.content_read
+            .read(move |conn| {
+                conn.prepare_cached(
+                    "SELECT identity, content_hash FROM news_items WHERE media_id = ?1 \
+                     AND identity IN (SELECT value FROM json_each(?2))",
+                )?
+                .query_map(rusqlite::params![media_id.0, ids], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect()
+            })
+            .await
     }
 
     async fn media(&self, media_id: MediaId) -> Result<Option<MediaSource>> {
-        let row = sqlx::query(concat!(
-            "SELECT ",
-            media_columns!(),
-            " FROM media_sources m WHERE m.media_id = ?"
-        ))
-        .bind(media_id.0)
-        .fetch_optional(&self.content_reader)
-        .await
-        .map_err(db)?;
-        row.as_ref().map(media_row).transpose().map_err(db)
+        self.content_read
+            .read(move |conn| {
+                conn.prepare_cached(concat!(
+                    "SELECT ",
+                    media_columns!(),
+                    " FROM media_sources m WHERE m.media_id = ?1"
+                ))?
+                .query_row([media_id.0], media_row)
+                .optional()
+            })
+            .await
     }
 
     async fn search_media(&self, folded: &str, offset: i64, limit: i64) -> Result<Vec<MediaSource>> {
-        let list = sqlx::query(concat!(
-            "SELECT ",
-            media_columns!(),
-            " FROM media_sources m WHERE instr(m.name_fold, ?) > 0 ORDER BY m.name_fold, m.media_id LIMIT +? OFFSET +?"
-        ))
-        .bind(folded)
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(&self.content_reader)
-        .await
-        .map_err(db)?;
-        rows(list, media_row)
+        let folded = folded.to_string();
+        self.content_read
+            .read(move |conn| {
+                conn.prepare_cached(concat!(
+                    "SELECT ",
+                    media_columns!(),
+                    " FROM media_sources m WHERE instr(m.name_fold, ?1) > 0 ORDER BY m.name_fold, m.media_id \
+                     LIMIT +?2 OFFSET +?3"
+                ))?
+                .query_map(rusqlite::params![folded, limit, offset], media_row)?
+                .collect()
+            })
+            .await
     }
 
     async fn news(&self, news_id: NewsId) -> Result<Option<NewsRow>> {
-        let row = sqlx::query(concat!(
-            "SELECT ",
-            news_columns!("n.content"),
-            news_from!(),
-            "WHERE n.news_id = ?"
-        ))
-        .bind(news_id.0)
-        .fetch_optional(&self.content_reader)
-        .await
-        .map_err(db)?;
-        row.as_ref().map(news_row).transpose().map_err(db)
+        let rows = self
+            .content_read
+            .read(move |conn| {
+                news_rows(
+                    conn,
+                    concat!(
+                        "SELECT ",
+                        news_columns!("n.content"),
+                        news_from!(),
+                        "WHERE n.news_id = ?1"
+                    ),
+                    &[Value::Integer(news_id.0)],
+                )
+            })
+            .await?;
+        Ok(rows.into_iter().next())
     }
 
     async fn list_news(
@@ -525,67 +542,71 @@ impl ContentStore for SqliteStore {
         limit: i64,
     ) -> Result<Vec<NewsRow>> {
         let (t, id) = after.map_or((i64::MAX, i64::MAX), |a| (a.publish_time_ms, a.news_id.0));
-        let query = match listing {
-            Listing::Latest => sqlx::query(newest_items!("")),
-            Listing::Category(_) => sqlx::query(newest_items!(" AND n.category_id = ?6")),
-            Listing::Media(_) => sqlx::query(newest_items!(" AND n.media_id = ?6")),
-            Listing::Publishers(_) => {
-                sqlx::query(newest_items!(" AND n.media_id IN (SELECT value FROM json_each(?6))"))
-            }
-            Listing::Ids(_) => sqlx::query(newest_items!(" AND n.news_id IN (SELECT value FROM json_each(?6))")),
+        let sql: &'static str = match listing {
+            Listing::Latest => newest_items!(""),
+            Listing::Category(_) => newest_items!(" AND n.category_id = ?6"),
+            Listing::Media(_) => newest_items!(" AND n.media_id = ?6"),
+            Listing::Publishers(_) => newest_items!(" AND n.media_id IN (SELECT value FROM json_each(?6))"),
+            Listing::Ids(_) => newest_items!(" AND n.news_id IN (SELECT value FROM json_each(?6))"),
             // One index range per place; an item in two of the places appears twice
             // (the caller drops repeats, keyset paging stays exact). The page's keys are
             // found first (narrow rows: index only unless a filter asks for the item), and
             // only the page's items are read whole: a wide sort over every item of a busy
             // place read each row's overflow pages (D60's 1 KB pages) before the LIMIT.
             // A single place is one index range in order (no sort, stops at the LIMIT).
-            Listing::Places(places) if places.len() == 1 => sqlx::query(places_page!("p.place = ?6")),
-            Listing::Places(_) => sqlx::query(places_page!("p.place IN (SELECT value FROM json_each(?6))")),
+            Listing::Places(places) if places.len() == 1 => places_page!("p.place = ?6"),
+            Listing::Places(_) => places_page!("p.place IN (SELECT value FROM json_each(?6))"),
         };
-        let query = query
-            .bind(filter.lang.as_deref())
-            .bind(filter.country.as_deref())
-            .bind(t)
-            .bind(id)
-            .bind(limit);
-        let query = match listing {
-            Listing::Latest => query,
-            Listing::Category(c) => query.bind(c.clone()),
-            Listing::Media(m) => query.bind(m.0),
-            Listing::Publishers(ids) => query.bind(serde_json::to_string(ids).unwrap_or_else(|_| "[]".into())),
-            Listing::Ids(ids) => query.bind(serde_json::to_string(ids).unwrap_or_else(|_| "[]".into())),
-            Listing::Places(places) if places.len() == 1 => query.bind(places[0].key()),
-            Listing::Places(places) => query.bind(keys_json(places)),
-        };
-        rows(query.fetch_all(&self.content_reader).await.map_err(db)?, news_row)
+        let mut params = vec![
+            text(filter.lang.as_deref()),
+            text(filter.country.as_deref()),
+            Value::Integer(t),
+            Value::Integer(id),
+            Value::Integer(limit),
+        ];
+        match listing {
+            Listing::Latest => {}
+            Listing::Category(c) => params.push(Value::Text(c.clone())),
+            Listing::Media(m) => params.push(Value::Integer(m.0)),
+            Listing::Publishers(ids) => {
+                params.push(Value::Text(serde_json::to_string(ids).unwrap_or_else(|_| "[]".into())))
+            }
+            Listing::Ids(ids) => params.push(Value::Text(serde_json::to_string(ids).unwrap_or_else(|_| "[]".into()))),
+            Listing::Places(places) if places.len() == 1 => params.push(Value::Text(places[0].key())),
+            Listing::Places(places) => params.push(Value::Text(keys_json(places))),
+        }
+        self.content_read.read(move |conn| news_rows(conn, sql, &params)).await
     }
 
     async fn top_news(&self, filter: &ListFilter, since_ms: i64, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
-        let list = sqlx::query(TOP_NEWS_SQL)
-            .bind(filter.lang.as_deref())
-            .bind(filter.country.as_deref())
-            .bind(since_ms)
-            .bind(limit)
-            .bind(offset)
-            .fetch_all(&self.content_reader)
+        let params = [
+            text(filter.lang.as_deref()),
+            text(filter.country.as_deref()),
+            Value::Integer(since_ms),
+            Value::Integer(limit),
+            Value::Integer(offset),
+        ];
+        self.content_read
+            .read(move |conn| news_rows(conn, TOP_NEWS_SQL, &params))
             .await
-            .map_err(db)?;
-        rows(list, news_row)
     }
 
     async fn cluster_items(&self, cluster_id: ClusterId, limit: i64) -> Result<Vec<NewsRow>> {
-        let list = sqlx::query(concat!(
-            "SELECT ",
-            news_columns!("''"),
-            news_from!(),
-            "WHERE n.cluster_id = ? ORDER BY n.publish_time DESC, n.news_id DESC LIMIT +?"
-        ))
-        .bind(cluster_id.0)
-        .bind(limit)
-        .fetch_all(&self.content_reader)
-        .await
-        .map_err(db)?;
-        rows(list, news_row)
+        let params = [Value::Integer(cluster_id.0), Value::Integer(limit)];
+        self.content_read
+            .read(move |conn| {
+                news_rows(
+                    conn,
+                    concat!(
+                        "SELECT ",
+                        news_columns!("''"),
+                        news_from!(),
+                        "WHERE n.cluster_id = ?1 ORDER BY n.publish_time DESC, n.news_id DESC LIMIT +?2"
+                    ),
+                    &params,
+                )
+            })
+            .await
     }
 
     async fn search_news(&self, q: &SearchQuery, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
@@ -598,20 +619,23 @@ impl ContentStore for SqliteStore {
             offset,
             limit,
             async |at_most| {
-                sqlx::query_scalar("SELECT count(*) FROM (SELECT 1 FROM news_fts WHERE news_fts MATCH ?1 LIMIT +?2)")
-                    .bind(fts_query(&words, false))
-                    .bind(at_most)
-                    .fetch_one(&self.content_reader)
+                let whole = fts_query(&words, false);
+                self.content_read
+                    .read(move |conn| {
+                        conn.prepare_cached(
+                            "SELECT count(*) FROM (SELECT 1 FROM news_fts WHERE news_fts MATCH ?1 LIMIT +?2)",
+                        )?
+                        .query_row(rusqlite::params![whole, at_most], |r| r.get(0))
+                    })
                     .await
-                    .map_err(db)
             },
             async |prefix, n| {
                 let m = fts_query(&words, prefix);
-                self.search_ids(q, &format!("{{title}} : ({m})"), n).await
+                self.search_ids(q, format!("{{title}} : ({m})"), n).await
             },
             async |prefix, n| {
                 let m = fts_query(&words, prefix);
-                self.search_ids(q, &format!("({m}) NOT {{title}} : ({m})"), n).await
+                self.search_ids(q, format!("({m}) NOT {{title}} : ({m})"), n).await
             },
         )
         .await?;
@@ -620,18 +644,17 @@ impl ContentStore for SqliteStore {
 
     async fn published_before(&self, before_ms: i64, after: Option<After>, limit: i64) -> Result<Vec<After>> {
         let (at, id) = after.map_or((i64::MIN, i64::MIN), |a| (a.publish_time_ms, a.news_id.0));
-        let keys: Vec<(i64, i64)> = sqlx::query_as(
-            "SELECT publish_time, news_id FROM news_items WHERE publish_time < ?1 AND (publish_time, news_id) > (?2, ?3) \
-             ORDER BY publish_time, news_id LIMIT ?4",
-        )
-        .bind(before_ms)
-        .bind(at)
-        .bind(id)
-        .bind(limit)
-        .fetch_all(&self.content_reader)
-        .await
-        .map_err(db)?;
-        Ok(keys.into_iter().map(After::from).collect())
+        self.content_read
+            .read(move |conn| {
+                conn.prepare_cached(
+                    "SELECT publish_time, news_id FROM news_items \
+                     WHERE publish_time < ?1 AND (publish_time, news_id) > (?2, ?3) \
+                     ORDER BY publish_time, news_id LIMIT ?4",
+                )?
+                .query_map([before_ms, at, id, limit], |r| Ok(After::from((r.get(0)?, r.get(1)?))))?
+                .collect()
+            })
+            .await
     }
 
     async fn delete_news(&self, ids: &[NewsId]) -> Result<u64> {
@@ -649,20 +672,24 @@ impl ContentStore for SqliteStore {
     }
 
     async fn special(&self, slug: &str) -> Result<Option<Special>> {
-        let row = sqlx::query("SELECT slug, title, description, query, news_ids FROM specials WHERE slug = ?")
-            .bind(slug)
-            .fetch_optional(&self.content_reader)
+        let slug = slug.to_string();
+        self.content_read
+            .read(move |conn| {
+                conn.prepare_cached("SELECT slug, title, description, query, news_ids FROM specials WHERE slug = ?1")?
+                    .query_row([slug], special_row)
+                    .optional()
+            })
             .await
-            .map_err(db)?;
-        row.as_ref().map(special_row).transpose().map_err(db)
     }
 
     async fn specials(&self) -> Result<Vec<Special>> {
-        let list = sqlx::query("SELECT slug, title, description, query, news_ids FROM specials ORDER BY slug")
-            .fetch_all(&self.content_reader)
+        self.content_read
+            .read(|conn| {
+                conn.prepare_cached("SELECT slug, title, description, query, news_ids FROM specials ORDER BY slug")?
+                    .query_map([], special_row)?
+                    .collect()
+            })
             .await
-            .map_err(db)?;
-        rows(list, special_row)
     }
 
     async fn remove_special(&self, slug: &str) -> Result<bool> {
@@ -688,18 +715,17 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("lw-top-plan-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let store = SqliteStore::open_file(&dir.join("plan.sqlite")).await.unwrap();
-        let plan: Vec<String> = sqlx::query(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {TOP_NEWS_SQL}")))
-            .bind(Some("fr"))
-            .bind(Some("CA"))
-            .bind(0_i64)
-            .bind(21_i64)
-            .bind(0_i64)
-            .fetch_all(&store.content_reader)
+        let plan: Vec<String> = store
+            .content_read
+            .read(|conn| {
+                conn.prepare(&format!("EXPLAIN QUERY PLAN {TOP_NEWS_SQL}"))?
+                    .query_map(rusqlite::params![Some("fr"), Some("CA"), 0_i64, 21_i64, 0_i64], |r| {
+                        r.get::<_, String>(3)
+                    })?
+                    .collect()
+            })
             .await
-            .unwrap()
-            .iter()
-            .map(|row| row.get::<String, _>("detail"))
-            .collect();
+            .unwrap();
         let _ = std::fs::remove_dir_all(&dir);
         // The walk inside a bucket: the index in its own order, nothing else read.
         assert!(

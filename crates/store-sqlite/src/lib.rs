@@ -34,6 +34,7 @@ macro_rules! user_columns {
 mod accounts;
 pub mod backup;
 mod content;
+mod content_read;
 mod content_write;
 mod guest_writer;
 mod purge;
@@ -61,7 +62,8 @@ pub struct SqliteStore {
     things: things_writer::ThingsWriter,
     reports: report_writer::ReportWriter,
     sessions: session_cache::SessionCache,
-    content_reader: SqlitePool,
+    /// Every read of the content file (D416).
+    content_read: content_read::ContentReader,
     content: content_write::ContentWriter,
     generation: Arc<store::content::Generation>,
 }
@@ -188,11 +190,7 @@ impl SqliteStore {
                 EMPTY_WAL_AFTER,
             ));
         }
-        let content_reader = if single_file {
-            reader.clone()
-        } else {
-            read_pool(&content).await?
-        };
+        let content_read = content_read::ContentReader::open(content.get_filename())?;
         let generation = Arc::new(store::content::Generation::default());
         let content_writer = content_write::ContentWriter::spawn(
             content.get_filename(),
@@ -206,7 +204,7 @@ impl SqliteStore {
             things,
             reports,
             sessions: Default::default(),
-            content_reader,
+            content_read,
             content: content_writer,
             generation,
         })
