@@ -237,6 +237,11 @@ impl Notifications for SqliteStore {
         }
         let pairs: Vec<String> = claims.iter().map(|(u, n)| format!("[{},{}]", u.0, n.0)).collect();
         let pairs = format!("[{}]", pairs.join(","));
+        // A guest answered before their write (D165) is not skipped as gone: ids are
+        // handed out in order, so the newest one settled means every one is.
+        if let Some(newest) = claims.iter().map(|(u, _)| u.0).max() {
+            self.guests.user_settled(newest).await;
+        }
         // Readers deleted meanwhile are skipped by the join (their foreign key would fail).
         let ids: Vec<i64> = sqlx::query_scalar(
             "INSERT INTO push_sent (user_id, story_id, news_id, sent_at, digest) \
