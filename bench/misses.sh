@@ -6,6 +6,8 @@
 # Identity encoding on both sides. Prints a table and writes bench/out/misses.md.
 #
 #   bench/misses.sh                         # READ_DATA=bench/out/ingest-data for the 100k corpus
+#   READ_DATABASE_URL=postgres://…/db bench/misses.sh   # the same reads on a PostgreSQL database
+#                                           # (loaded with `localwire ingest --once --database-url …`)
 #
 # Targets (issue 33): each read p99 <= 20 ms and >= 10% of nginx's throughput.
 set -euo pipefail
@@ -24,7 +26,9 @@ WORK=$(mktemp -d)
 chmod 755 "$WORK"  # nginx workers run unprivileged and must read the files
 for tool in wrk nginx python3 sqlite3 curl; do command -v "$tool" >/dev/null || { echo "bench needs $tool" >&2; exit 1; }; done
 [ -x "$BIN" ] || { echo "build the release binary first" >&2; exit 1; }
-[ -f "$SOURCE/localwire-content.sqlite" ] || { echo "no $SOURCE: run bench/million.sh first" >&2; exit 1; }
+PG="${READ_DATABASE_URL:-}"
+TAG="misses${PG:+-pg}"  # bench/out/misses.md, or misses-pg.md for PostgreSQL
+[ -n "$PG" ] || [ -f "$SOURCE/localwire-content.sqlite" ] || { echo "no $SOURCE: run bench/million.sh first" >&2; exit 1; }
 cleanup() {
   [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null || true
   [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
@@ -33,12 +37,22 @@ cleanup() {
 trap cleanup EXIT
 
 rm -rf "$DATA"; mkdir -p "$DATA"
-for f in localwire.sqlite localwire-content.sqlite localwire-reports.sqlite; do
-  [ -f "$SOURCE/$f" ] && sqlite3 "$SOURCE/$f" ".backup '$DATA/$f'"
-done
-DB="$DATA/localwire-content.sqlite"
-sqlite3 "$DB" "UPDATE feeds SET next_due = 9000000000000, paused = 0;"
-q() { sqlite3 "$DB" "$1"; }
+if [ -n "$PG" ]; then
+  command -v psql >/dev/null || { echo "bench needs psql" >&2; exit 1; }
+  q() { psql "$PG" -Atqc "$1"; }
+  q "UPDATE feeds SET next_due = 9000000000000, paused = false;"
+  ENGINE="PostgreSQL"
+  STORE_ARGS=(--database-url "$PG")
+else
+  for f in localwire.sqlite localwire-content.sqlite localwire-reports.sqlite; do
+    [ -f "$SOURCE/$f" ] && sqlite3 "$SOURCE/$f" ".backup '$DATA/$f'"
+  done
+  DB="$DATA/localwire-content.sqlite"
+  sqlite3 "$DB" "UPDATE feeds SET next_due = 9000000000000, paused = 0;"
+  q() { sqlite3 "$DB" "$1"; }
+  ENGINE="SQLite"
+  STORE_ARGS=(--data-dir "$DATA")
+fi
 ITEMS=$(q "SELECT count(*) FROM news_items")
 # The cities with the most and the fewest stories, the commonest category, a publisher
 # with a median number of stories, and the lead of the newest story several items tell.
@@ -53,7 +67,7 @@ COMMON="${READ_COMMON:-council}"
 RARE="${READ_RARE:-saguenay}"
 echo "$ITEMS stories; big city $BIG, small city $SMALL, category $CATEGORY, publisher $MEDIA, story $STORY"
 
-"$BIN" serve --addr "127.0.0.1:$PORT_APP" --data-dir "$DATA" --log warn >"$OUT/misses-app.log" 2>&1 &
+"$BIN" serve --addr "127.0.0.1:$PORT_APP" "${STORE_ARGS[@]}" --log warn >"$OUT/$TAG-app.log" 2>&1 &
 APP_PID=$!
 for _ in $(seq 300); do curl -sf "http://127.0.0.1:$PORT_APP/healthz" >/dev/null && break; sleep 0.1; done
 
@@ -78,8 +92,8 @@ static_nginx 'default_type application/json; location / { try_files $uri.json =4
 
 wrk_line() { # name, then wrk arguments: prints "req/s p99_ms non2xx"
   local name=$1; shift
-  wrk -t2 -c64 -d"$DURATION" --latency "$@" >"$OUT/misses-$name.txt"
-  python3 - "$OUT/misses-$name.txt" <<'PY'
+  wrk -t2 -c64 -d"$DURATION" --latency "$@" >"$OUT/$TAG-$name.txt"
+  python3 - "$OUT/$TAG-$name.txt" <<'PY'
 import re, sys
 t = open(sys.argv[1]).read()
 rps = float(re.search(r"Requests/sec:\s+([\d.]+)", t).group(1))
@@ -90,25 +104,25 @@ print(f"{rps:.0f} {p99:.2f} {bad.group(1) if bad else 0}")
 PY
 }
 {
-  echo "Reads without the read cache over $ITEMS stories ($(date -u '+%Y-%m-%d %H:%M') UTC, $(nproc) cores, bench/misses.sh):"
+  echo "Reads without the read cache over $ITEMS stories on $ENGINE ($(date -u '+%Y-%m-%d %H:%M') UTC, $(nproc) cores, bench/misses.sh):"
   echo "wrk -t2 -c64 -d$DURATION, identity; nginx serves each answer's bytes right before ours."
   echo
   echo "| read | items / bytes | ours req/s | ours p99 | non-2xx | nginx req/s | ours / nginx | p99 <= 20 ms, >= 10% |"
   echo "|---|---:|---:|---:|---:|---:|---:|---|"
-} >"$OUT/misses.md"
+} >"$OUT/$TAG.md"
 for e in "${ENDPOINTS[@]}"; do
   read -r name path <<<"$e"
   n=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["data"]; print(len(d.get("list", [])) if isinstance(d, dict) and "list" in d else 1)' "$WORK/www/$name.json")
   read -r ng_rps _ _ < <(wrk_line "$name-nginx" -H 'Accept-Encoding: identity' "http://127.0.0.1:$PORT_NGINX/$name")
   read -r rps p99 bad < <(wrk_line "$name-app" -s bench/miss.lua -H 'Accept-Encoding: identity' "http://127.0.0.1:$PORT_APP$path")
-  python3 - "$name" "$path" "$n" "$(stat -c %s "$WORK/www/$name.json")" "$rps" "$p99" "$bad" "$ng_rps" >>"$OUT/misses.md" <<'PY'
+  python3 - "$name" "$path" "$n" "$(stat -c %s "$WORK/www/$name.json")" "$rps" "$p99" "$bad" "$ng_rps" >>"$OUT/$TAG.md" <<'PY'
 import sys
 name, path, n, size, rps, p99, bad, ng = sys.argv[1:]
 ratio = float(rps) / float(ng)
 met = "met" if float(p99) <= 20 and ratio >= 0.10 and bad == "0" else "NOT met"
 print(f"| {name} `{path}` | {n} / {int(size):,} B | {float(rps):,.0f} | {p99} ms | {bad} | {float(ng):,.0f} | {ratio:.1%} | {met} |")
 PY
-  tail -n 1 "$OUT/misses.md"
+  tail -n 1 "$OUT/$TAG.md"
 done
-echo "- Server peak RSS (VmHWM): $(awk '/VmHWM/ {printf "%.1f MB", $2 / 1024}' "/proc/$APP_PID/status")" >>"$OUT/misses.md"
-cat "$OUT/misses.md"
+echo "- Server peak RSS (VmHWM): $(awk '/VmHWM/ {printf "%.1f MB", $2 / 1024}' "/proc/$APP_PID/status")" >>"$OUT/$TAG.md"
+cat "$OUT/$TAG.md"

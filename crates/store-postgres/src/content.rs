@@ -213,14 +213,19 @@ async fn refresh_cluster(tx: &mut Transaction<'_, Postgres>, cluster: i64) -> st
     .bind(cluster)
     .execute(&mut **tx)
     .await?;
-    // A new statement: it sees what the writers this one waited for committed.
+    // A new statement: it sees what the writers this one waited for committed. The
+    // story's items are read once, on `news_cluster`: as a subquery, the prepared (generic)
+    // plan found the newest item by walking `news_latest` from the top until one of this
+    // story turned up, i.e. most of the table for an older story (bulk ingestion at 180k
+    // items fell to a few items a second; 0.7 ms with this form).
     sqlx::query(
-        "UPDATE story_clusters SET lead_id = l.news_id, size = s.size, media_count = s.media_count, newest = s.newest, \
+        "WITH c AS MATERIALIZED (SELECT news_id, media_id, publish_time, lang, country FROM news_items \
+                                 WHERE cluster_id = $1) \
+         UPDATE story_clusters SET lead_id = l.news_id, size = s.size, media_count = s.media_count, newest = s.newest, \
          lang = l.lang, country = l.country \
          FROM (SELECT count(*) AS size, count(DISTINCT media_id) AS media_count, max(publish_time) AS newest \
-               FROM news_items WHERE cluster_id = $1 HAVING count(*) > 0) s, \
-              (SELECT news_id, lang, country FROM news_items WHERE cluster_id = $1 \
-               ORDER BY publish_time DESC, news_id DESC LIMIT 1) l \
+               FROM c HAVING count(*) > 0) s, \
+              (SELECT news_id, lang, country FROM c ORDER BY publish_time DESC, news_id DESC LIMIT 1) l \
          WHERE story_clusters.cluster_id = $1",
     )
     .bind(cluster)
