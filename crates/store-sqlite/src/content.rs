@@ -3,6 +3,7 @@
 //! [`ContentWriter`](crate::content_write::ContentWriter).
 
 use crate::SqliteStore;
+use crate::content_read::media_row;
 use crate::content_write::{self as w, Change};
 use async_trait::async_trait;
 use rusqlite::OptionalExtension;
@@ -159,26 +160,6 @@ fn news_rows(conn: &rusqlite::Connection, sql: &str, params: &[Value]) -> rusqli
 /// An optional text parameter.
 fn text(v: Option<&str>) -> Value {
     v.map_or(Value::Null, |s| Value::Text(s.to_string()))
-}
-
-fn media_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MediaSource> {
-    Ok(MediaSource {
-        media_id: MediaId(r.get(0)?),
-        slug: r.get(1)?,
-        name: r.get(2)?,
-        icon_url: r.get(3)?,
-        home_url: r.get(4)?,
-        about: r.get(5)?,
-        contact: r.get(6)?,
-        category_id: r.get(7)?,
-        category_top_id: r.get(8)?,
-        country: r.get(9)?,
-        admin_code: r.get(10)?,
-        city: r.get(11)?,
-        city_id: r.get(12)?,
-        lang: r.get(13)?,
-        item_count: r.get(14)?,
-    })
 }
 
 fn keys_json(places: &[PlaceKey]) -> String {

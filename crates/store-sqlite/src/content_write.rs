@@ -550,30 +550,9 @@ fn empty_media() -> MediaSource {
 fn media_by_id(tx: &Connection, media_id: i64) -> Result<Option<MediaSource>> {
     tx.prepare_cached(
         "SELECT media_id, slug, name, icon_url, home_url, about, contact, category_id, category_top_id, country, \
-         admin_code, city, city_id, lang FROM media_sources WHERE media_id = ?",
+         admin_code, city, city_id, lang, 0 FROM media_sources WHERE media_id = ?",
     )
-    .and_then(|mut s| {
-        s.query_row([media_id], |r| {
-            Ok(MediaSource {
-                media_id: MediaId(r.get(0)?),
-                slug: r.get(1)?,
-                name: r.get(2)?,
-                icon_url: r.get(3)?,
-                home_url: r.get(4)?,
-                about: r.get(5)?,
-                contact: r.get(6)?,
-                category_id: r.get(7)?,
-                category_top_id: r.get(8)?,
-                country: r.get(9)?,
-                admin_code: r.get(10)?,
-                city: r.get(11)?,
-                city_id: r.get(12)?,
-                lang: r.get(13)?,
-                item_count: 0,
-            })
-        })
-        .optional()
-    })
+    .and_then(|mut s| s.query_row([media_id], crate::content_read::media_row).optional())
     .map_err(db)
 }
 

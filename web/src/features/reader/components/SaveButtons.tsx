@@ -4,6 +4,20 @@ import '../reader.css';
 
 const BOOKMARK_PATH = 'M6 3h12a1 1 0 0 1 1 1v17l-7-4-7 4V4a1 1 0 0 1 1-1Z';
 
+/** The bookmark both buttons draw: filled once the story is saved. */
+function BookmarkIcon({ filled }: { filled: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+      <path
+        fill={filled ? 'currentColor' : 'none'}
+        stroke="currentColor"
+        strokeWidth="2"
+        d={BOOKMARK_PATH}
+      />
+    </svg>
+  );
+}
+
 /** Save / Saved: shown once the reader's saved stories are known, so it never flips. */
 export function SaveButton({ newsId }: { newsId: number }) {
   const { t } = useTranslation();
@@ -16,14 +30,7 @@ export function SaveButton({ newsId }: { newsId: number }) {
       aria-pressed={saved}
       onClick={toggle}
     >
-      <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-        <path
-          fill={saved ? 'currentColor' : 'none'}
-          stroke="currentColor"
-          strokeWidth="2"
-          d={BOOKMARK_PATH}
-        />
-      </svg>
+      <BookmarkIcon filled={saved} />
       {saved ? t('Reader_Saved') : t('Reader_Save')}
     </button>
   );
@@ -47,14 +54,7 @@ export function CardSaveButton({ newsId, title }: { newsId: number; title: strin
       title={saved ? t('Reader_Saved') : t('Reader_Save')}
       onClick={toggle}
     >
-      <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-        <path
-          fill={saved ? 'currentColor' : 'none'}
-          stroke="currentColor"
-          strokeWidth="2"
-          d={BOOKMARK_PATH}
-        />
-      </svg>
+      <BookmarkIcon filled={saved} />
     </button>
   );
 }
