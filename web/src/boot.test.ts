@@ -7,7 +7,7 @@ import {
   START_AT_LATEST_MS,
   startApp,
 } from './boot';
-import { RELOAD_GUARD_MS, RELOAD_STORAGE_KEY } from './features/build/chunkReload';
+import { RELOAD_GUARD_MS, RELOAD_STORAGE_KEY } from './features/build';
 
 function page(head: string, root: string): Document {
   const doc = document.implementation.createHTMLDocument('t');

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { App } from './app/App';
 import { createAppRoutes } from './app/router';
-import { readPayload } from './app/payload';
+import { readPayload } from './lib/payload';
 import { registerServiceWorker } from './features/offline';
 import { createServices } from './app/services';
 import { loadLocale } from './i18n';

@@ -4,9 +4,8 @@ import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-rou
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { CardActionsContext, type CardActions } from '../components/CardActions';
 import { PopupHost } from '../features/popup';
-import { ServicesContext } from './context';
 import { createAppRoutes } from './router';
-import type { Services } from './services';
+import { ServicesContext, type Services } from '../lib/services';
 
 /**
  * Save on every news card (D266), its code loaded when a card first shows it (after the

@@ -3,7 +3,8 @@ import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { OfflineIndicator } from '../features/offline';
 import { reportPage, reportSearch } from '../features/report';
 import { switchLocale } from '../i18n';
-import { useRouteHandle, useServices } from './context';
+import { useRouteHandle } from '../lib/routeHandle';
+import { useServices } from '../lib/services';
 import { DefaultLayout } from './layout/DefaultLayout';
 import { PageLayout } from './layout/PageLayout';
 

@@ -1,11 +1,7 @@
 import { useEffect } from 'react';
 import { isRouteErrorResponse, useLocation, useRouteError } from 'react-router';
 import { ErrorScreen, type ErrorInfo } from '../components/ErrorScreen';
-import {
-  browserReloadDeps,
-  isChunkLoadError,
-  reloadForFailedChunk,
-} from '../features/build/chunkReload';
+import { browserReloadDeps, isChunkLoadError, reloadForFailedChunk } from '../features/build';
 import { isApiError } from '../lib/api';
 
 export function describeError(error: unknown): ErrorInfo {

@@ -6,7 +6,7 @@ import { i18next, loadLocale } from '../i18n';
 import { memoryCookieJar } from '../lib/settings';
 import { appConfig, envelope, fakeServer, guestUser, type Handler } from '../test/fakeServer';
 import { firstLoadPayload } from '../test/payload';
-import type { Payload } from './payload';
+import type { Payload } from '../lib/payload';
 import { App } from './App';
 import { createServices } from './services';
 

@@ -15,7 +15,7 @@ import { globalGuard } from './guard';
 import { NotFound } from './NotFound';
 import { RootLayout } from './RootLayout';
 import { RouteErrorScreen } from './RouteErrorScreen';
-import type { Services } from './services';
+import type { Services } from '../lib/services';
 
 type ScreenModule = { default: ComponentType };
 

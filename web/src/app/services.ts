@@ -4,19 +4,18 @@
  */
 import { QueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
-import { createApiClient, DEFAULT_SIGN_WORD, type ApiClient } from '../lib/api';
+import { createApiClient, DEFAULT_SIGN_WORD } from '../lib/api';
 import { acquisitionChannel } from '../lib/channel';
 import type { CookieJar } from '../lib/cookies';
 import { DEFAULT_COUNTRY, DEFAULT_LOCALE, resolveLocaleCode } from '../lib/locale';
 import type { RouteRule } from '../lib/routeRules';
-import { createAppSettings, type AppSettings } from '../lib/settings';
+import { createAppSettings } from '../lib/settings';
 import {
   createBuildWatch,
   fetchBuildManifest,
   isSlowConnection,
   MANIFEST_DELAY_MS,
-  type BuildWatch,
-} from '../features/build/buildWatch';
+} from '../features/build';
 import {
   createOutbox,
   forgetReaderCopies,
@@ -24,7 +23,6 @@ import {
   isOnline,
   keepReaderState,
   restoreReaderState,
-  type Outbox,
 } from '../features/offline';
 import { emitPopup } from '../features/popup';
 import { startReporting } from '../features/report';
@@ -36,11 +34,10 @@ import {
   createSession,
   fetchAppConfig,
   userQueryKey,
-  type AppConfig,
-  type Session,
   type User,
 } from '../features/user';
-import { readBuildId, type Payload } from './payload';
+import { readBuildId, type Payload } from '../lib/payload';
+import type { Services } from '../lib/services';
 
 export interface ServicesOptions {
   payload: Payload | null;
@@ -56,35 +53,6 @@ export interface ServicesOptions {
   signWord?: string;
   /** Where changes made offline are kept (default: localStorage). */
   storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
-}
-
-export interface Services {
-  api: ApiClient;
-  settings: AppSettings;
-  queryClient: QueryClient;
-  session: Session;
-  payload: Payload | null;
-  /** Saves, reactions, follows and blocks made offline, sent when the connection returns. */
-  outbox: Outbox;
-  /** When this page loaded (ms): the payload's data is as old as that. */
-  loadedAt: number;
-  buildWatch: BuildWatch | null;
-  browserLanguages: readonly string[];
-  hardNavigate: (href: string) => void;
-  routeRules: () => readonly RouteRule[];
-  setRouteRules: (rules: readonly RouteRule[]) => void;
-  /** The start-up flow (§7.17); resolves with the user, or undefined if the server failed. */
-  ready: Promise<User | undefined>;
-  /** The user once start-up is done, as the data layer holds it now. */
-  currentUser: () => Promise<User | undefined>;
-  getConfig: () => Promise<AppConfig>;
-  /** True exactly once: for the first navigation of this page load. */
-  takeFirstNavigation: () => boolean;
-  /** Applies a `c` code to the user's location (§4.3), reporting failure in a popup. */
-  applyLocaleCode: (code: string) => Promise<void>;
-  /** The `visit` cookie as it was before this page load (§4.9). */
-  previousVisit: string | undefined;
-  start: () => () => void;
 }
 
 export function createServices(options: ServicesOptions): Services {

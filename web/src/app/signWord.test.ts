@@ -3,7 +3,7 @@ import { signature } from '../lib/api';
 import { memoryCookieJar } from '../lib/settings';
 import { envelope, fakeServer, guestUser } from '../test/fakeServer';
 import { firstLoadPayload } from '../test/payload';
-import { parsePayload } from './payload';
+import { parsePayload } from '../lib/payload';
 import { createServices } from './services';
 
 // Issue 16, defect 1 (D200): a server started with `--sign-word` checks signatures with

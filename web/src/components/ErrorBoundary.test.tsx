@@ -1,8 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { describeError } from '../app/RouteErrorScreen';
 import { loadLocale } from '../i18n';
-import { ApiError } from '../lib/api';
 import { ErrorBoundary } from './ErrorBoundary';
 
 beforeAll(async () => {
@@ -25,16 +23,5 @@ describe('§8.14 fatal or unhandled errors', () => {
     expect(screen.getByText('500')).toBeInTheDocument();
     expect(screen.getByText('Technical details')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
-  });
-
-  it('§2.25 route errors become status, data code, message, URL and stack', () => {
-    expect(
-      describeError(
-        new ApiError({ status: 403, code: 40301, message: 'Forbidden', url: '/api/x' }),
-      ),
-    ).toEqual({ status: 403, code: 40301, message: 'Forbidden', url: '/api/x' });
-    const error = new Error('boom');
-    expect(describeError(error)).toEqual({ status: 500, message: 'boom', stack: error.stack });
-    expect(describeError('strange')).toEqual({ status: 500 });
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRouteHandle } from '../app/context';
+import { useRouteHandle } from '../lib/routeHandle';
 
 /** §9.8 page-head update wait. */
 export const HEAD_UPDATE_WAIT_MS = 100;

@@ -1,4 +1,4 @@
-import type { Payload } from '../app/payload';
+import type { Payload } from '../lib/payload';
 
 /** A first-load payload as the server inlines it (en, US, status 200, no calls), with overrides. */
 export function firstLoadPayload(overrides: Partial<Payload> = {}): Payload {

@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, vi } from 'vitest';
 import { App } from '../app/App';
-import type { Payload } from '../app/payload';
+import type { Payload } from '../lib/payload';
 import { createServices } from '../app/services';
 import { loadLocale } from '../i18n';
 import { memoryCookieJar } from '../lib/settings';

@@ -4,7 +4,7 @@ import { Link, NavLink, useNavigation } from 'react-router';
 import { FollowAsFeed } from '../../features/feeds';
 import { localizePath } from '../../lib/locale';
 import { FOOTER_LINKS, NAV_ITEMS } from '../../shared/screens';
-import { useRouteHandle } from '../context';
+import { useRouteHandle } from '../../lib/routeHandle';
 import { Header } from './Header';
 import { SkipLink } from './SkipLink';
 

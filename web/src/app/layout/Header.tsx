@@ -8,11 +8,13 @@ import {
   openCityPicker,
   readerCityLabel,
   useCityPickerOpen,
+  useUser,
   type User,
 } from '../../features/user';
 import { SignInDialog } from '../../features/account';
 import { localizePath, type Locale } from '../../lib/locale';
-import { useRouteHandle, useServices, useUser } from '../context';
+import { useRouteHandle } from '../../lib/routeHandle';
+import { useServices } from '../../lib/services';
 import { LocaleSwitcher } from './LocaleSwitcher';
 import { Logo } from './Logo';
 

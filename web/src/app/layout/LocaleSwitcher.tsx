@@ -8,7 +8,8 @@ import {
   splitLocalePath,
   type ProductCode,
 } from '../../lib/locale';
-import { useRouteHandle, useServices } from '../context';
+import { useRouteHandle } from '../../lib/routeHandle';
+import { useServices } from '../../lib/services';
 
 /** SPEC §2.24 flag image of a country. */
 export function flagSrc(country: string): string {

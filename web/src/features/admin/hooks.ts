@@ -1,6 +1,7 @@
 /** Query hooks for the operator's screens (TanStack Query), under `['admin', userId, …]`. */
 import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useServices, useUser } from '../../app/context';
+import { useServices } from '../../lib/services';
+import { useUser } from '../user';
 import {
   addFeed,
   exportUsage,

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRouteHandle, useServices } from '../../app/context';
+import { useRouteHandle } from '../../lib/routeHandle';
+import { useServices } from '../../lib/services';
 import { reportEvent } from '../report';
 import { appConfigKey, fetchAppConfig } from '../user';
 import {

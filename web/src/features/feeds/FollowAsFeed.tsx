@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { useRouteHandle } from '../../app/context';
+import { useRouteHandle } from '../../lib/routeHandle';
 import { splitLocalePath } from '../../lib/locale';
 import { useReader } from '../news';
 import { FEED_FORMATS, feedPath } from './feedPath';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useServices } from '../../app/context';
+import { useServices } from '../../lib/services';
 import { apiKey, cleanParams, useReader } from '../news';
 import { HISTORY_PATH, type HistoryDay } from './api';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fold, highlightParts, relativeTime } from './format';
 import { callMatches, payloadDataFor, PAYLOAD_FRESH_MS } from './seed';
-import type { Payload } from '../../app/payload';
+import type { Payload } from '../../lib/payload';
 import { firstLoadPayload } from '../../test/payload';
 
 const marked = (text: string, terms: string[]) =>

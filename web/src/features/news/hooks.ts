@@ -6,8 +6,9 @@ import {
   useQuery,
   type InfiniteData,
 } from '@tanstack/react-query';
-import { useRouteHandle, useServices, useUser } from '../../app/context';
-import { readerCityLabel } from '../user';
+import { useRouteHandle } from '../../lib/routeHandle';
+import { useServices } from '../../lib/services';
+import { readerCityLabel, useUser } from '../user';
 import {
   apiKey,
   CATEGORIES_PATH,

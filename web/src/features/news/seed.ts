@@ -3,7 +3,7 @@
  * payload"): the server inlines the first screen's calls as `{query: {path, params}, data}`
  * and the screens start from them instead of asking again.
  */
-import type { Payload, PayloadCall } from '../../app/payload';
+import type { Payload, PayloadCall } from '../../lib/payload';
 import type { Params } from './api';
 
 /** The payload is used for this long after the page loaded (then the API is asked again). */

@@ -7,7 +7,8 @@ import {
   type InfiniteData,
   type QueryKey,
 } from '@tanstack/react-query';
-import { useServices, useUser } from '../../app/context';
+import { useServices } from '../../lib/services';
+import { useUser } from '../user';
 import { isApiError } from '../../lib/api';
 import type { Page } from '../news';
 import {

@@ -10,7 +10,9 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useRouteHandle, useServices, useUser } from '../../app/context';
+import { useRouteHandle } from '../../lib/routeHandle';
+import { useServices } from '../../lib/services';
+import { useUser } from '../user';
 import { readFeedPage, type FeedPage, type MediaSource, type NewsItem, type Page } from '../news';
 import { QUEUED } from '../offline';
 import { emitPopup } from '../popup';

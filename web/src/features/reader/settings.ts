@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/context';
+import { useServices } from '../../lib/services';
 import { isApiError } from '../../lib/api';
 import { emitPopup } from '../popup';
 import {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/context';
+import { useServices } from '../../lib/services';
 import { searchCities, type GeoCity } from '../user';
 
 /** How many cities the place filter offers at once. */

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useSearchParams } from 'react-router';
-import { useRouteHandle } from '../../app/context';
+import { useRouteHandle } from '../../lib/routeHandle';
 import { EmptyState, Screen, Section } from '../../components/Screen';
 import {
   CATEGORY_IDS,

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useServices } from '../../app/context';
+import { useServices } from '../../lib/services';
 import { apiKey, cleanParams, useReader } from '../news';
 import { readTrendsPage, TRENDS_PATH, type TrendsPage } from './api';
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useServices } from '../../app/context';
+import { useServices } from '../../lib/services';
 import type { TemperatureUnit } from '../../lib/settings';
 import { fetchWeather } from './api';
 import { fetchAlerts } from './alerts';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
-import { useRouteHandle } from '../../app/context';
+import { useRouteHandle } from '../../lib/routeHandle';
 import { Screen } from '../../components/Screen';
 import { NewsCard, useFeed } from '../../features/news';
 import { deepLinkTarget } from '../../lib/deepLink';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation } from 'react-router';
-import { useRouteHandle } from '../../app/context';
+import { useRouteHandle } from '../../lib/routeHandle';
 import { usePageHead } from '../../components/Screen';
 import { deepLinkTarget } from '../../lib/deepLink';
 import { localizePath } from '../../lib/locale';

@@ -1,7 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useRouteHandle, useServices } from '../../app/context';
+import { useRouteHandle } from '../../lib/routeHandle';
+import { useServices } from '../../lib/services';
 import { Screen } from '../../components/Screen';
 import {
   CategoryTabs,

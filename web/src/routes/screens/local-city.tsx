@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { useServices } from '../../app/context';
+import { useServices } from '../../lib/services';
 import { Screen } from '../../components/Screen';
 import {
   ErrorState,

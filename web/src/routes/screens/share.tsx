@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { useRouteHandle } from '../../app/context';
+import { useRouteHandle } from '../../lib/routeHandle';
 import { usePageHead } from '../../components/Screen';
 import {
   articlePath,

@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { useRouteHandle, useServices, useUser } from '../../app/context';
+import { useRouteHandle } from '../../lib/routeHandle';
+import { useServices } from '../../lib/services';
 import { Screen, Section } from '../../components/Screen';
 import { usePopup } from '../../features/popup';
 import { AccountSection } from '../../features/account';
 import { SETTINGS_LINKS } from '../../features/reader';
-import { isGuest } from '../../features/user';
+import { isGuest, useUser } from '../../features/user';
 import { isApiError } from '../../lib/api';
 import { localizePath } from '../../lib/locale';
 import { formatVisit } from '../../lib/settings';

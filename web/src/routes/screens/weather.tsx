@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices, useUser } from '../../app/context';
+import { useServices } from '../../lib/services';
+import { useUser } from '../../features/user';
 import { Screen } from '../../components/Screen';
 import { useReader } from '../../features/news';
 import { WeatherAlerts, WeatherDetail } from '../../features/weather';

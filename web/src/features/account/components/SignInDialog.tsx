@@ -3,7 +3,7 @@ import { useModalDialog } from '../../../components/useModalDialog';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { useServices } from '../../../app/context';
+import { useServices } from '../../../lib/services';
 import { usePopup } from '../../popup';
 import { PROVIDER_ICONS } from './providerIcons';
 import { appConfigKey, fetchAppConfig } from '../../user';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
-import { useServices } from '../../../app/context';
+import { useServices } from '../../../lib/services';
 import {
   closeSignInWindow,
   PROVIDER_NAMES,

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { useRouteHandle } from '../../../app/context';
+import { useRouteHandle } from '../../../lib/routeHandle';
 import { Screen } from '../../../components/Screen';
 import { isApiError } from '../../../lib/api';
 import { localizePath } from '../../../lib/locale';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useRouteHandle } from '../../../app/context';
+import { useRouteHandle } from '../../../lib/routeHandle';
 import { Section } from '../../../components/Screen';
 import { localizePath } from '../../../lib/locale';
 import { AdSlot } from '../../ads';

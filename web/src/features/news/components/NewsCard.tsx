@@ -1,7 +1,7 @@
 import { useContext, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useRouteHandle } from '../../../app/context';
+import { useRouteHandle } from '../../../lib/routeHandle';
 import { CardActionsContext, type CardActions } from '../../../components/CardActions';
 import { localizePath } from '../../../lib/locale';
 import { fullDate, relativeTime } from '../format';

@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ServicesContext } from '../../../app/context';
-import type { Services } from '../../../app/services';
+import { ServicesContext, type Services } from '../../../lib/services';
 import { appConfigKey } from '../../user';
 import { installIntersectionObserver } from '../../../test/intersection';
 import {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useServices } from '../../../app/context';
+import { useServices } from '../../../lib/services';
 import { watchNear, PRELOAD_FACTOR } from '../../../lib/viewport';
 import { appConfigKey, fetchAppConfig } from '../../user';
 

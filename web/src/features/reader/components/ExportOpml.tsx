@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../../app/context';
+import { useServices } from '../../../lib/services';
 import { useErrorText } from '../../news';
 import { FOLLOWS_OPML_PATH, type FollowsOpml } from '../api';
 import '../reader.css';

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useRouteHandle } from '../../../app/context';
+import { useRouteHandle } from '../../../lib/routeHandle';
 import { localizePath } from '../../../lib/locale';
 import type { MediaSource } from '../../news';
 import { useBlock, useBlockedPublisher, useFollow, useFollowList, useUnblock } from '../hooks';

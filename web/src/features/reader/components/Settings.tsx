@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { useRouteHandle } from '../../../app/context';
+import { useRouteHandle } from '../../../lib/routeHandle';
 import { EmptyState, Section } from '../../../components/Screen';
 import { localizePath } from '../../../lib/locale';
 import {

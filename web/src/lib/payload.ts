@@ -2,8 +2,8 @@
  * The first-load payload the server inlines as
  * `<script type="application/json" id="lw-payload">` (D20). Absent in `vite dev`.
  */
-import type { components } from '../lib/api/schema';
-import { isLocale, type Locale } from '../lib/locale';
+import type { components } from './api/schema';
+import { isLocale, type Locale } from './locale';
 
 /** The operator's ad client as the app config gives it (D345). */
 type AdClient = components['schemas']['AdClient'];
