@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { CardActionsContext, type CardActions } from '../components/CardActions';
-import { PopupHost } from '../features/popup';
+import { PopupHost } from '../components/popup';
 import { createAppRoutes } from './router';
 import { ServicesContext, type Services } from '../lib/services';
 

@@ -24,7 +24,7 @@ import {
   keepReaderState,
   restoreReaderState,
 } from '../features/offline';
-import { emitPopup } from '../features/popup';
+import { emitPopup } from '../components/popup';
 import { startReporting } from '../features/report';
 import { prepareLocale } from '../i18n';
 import {

@@ -15,7 +15,7 @@ import { useServices } from '../../lib/services';
 import { useUser } from '../user';
 import { readFeedPage, type FeedPage, type MediaSource, type NewsItem, type Page } from '../news';
 import { QUEUED } from '../offline';
-import { emitPopup } from '../popup';
+import { emitPopup } from '../../components/popup';
 import {
   BLOCK_PATH,
   COLLECT_LIST_PATH,

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useServices } from '../../lib/services';
 import { isApiError } from '../../lib/api';
-import { emitPopup } from '../popup';
+import { emitPopup } from '../../components/popup';
 import {
   CHANNELS_LIST_PATH,
   CHANNELS_SET_PATH,

@@ -3,7 +3,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { useRouteHandle } from '../../lib/routeHandle';
 import { useServices } from '../../lib/services';
 import { Screen, Section } from '../../components/Screen';
-import { usePopup } from '../../features/popup';
+import { usePopup } from '../../components/popup';
 import { AccountSection } from '../../features/account';
 import { SETTINGS_LINKS } from '../../features/reader';
 import { isGuest, useUser } from '../../features/user';

@@ -8,7 +8,7 @@ import { useServices } from '../../../lib/services';
 import { Section } from '../../../components/Screen';
 import { isApiError } from '../../../lib/api';
 import { localizePath } from '../../../lib/locale';
-import { usePopup } from '../../popup';
+import { usePopup } from '../../../components/popup';
 import {
   accountQueryKey,
   downloadJson,

@@ -4,7 +4,7 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useServices } from '../../../lib/services';
-import { usePopup } from '../../popup';
+import { usePopup } from '../../../components/popup';
 import { PROVIDER_ICONS } from './providerIcons';
 import { appConfigKey, fetchAppConfig } from '../../user';
 import { signInFailureText, useSignInWindow } from '../hooks/useSignInWindow';

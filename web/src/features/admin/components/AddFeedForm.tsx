@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api';
-import { usePopup } from '../../popup';
+import { usePopup } from '../../../components/popup';
 import type { AddFeedRequest, FeedCountry, FeedLang } from '../api';
 import { useAddFeed } from '../hooks';
 

@@ -5,7 +5,7 @@ import { EmptyState, Section } from '../../../components/Screen';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { isApiError } from '../../../lib/api';
 import { ErrorState, relativeTime } from '../../news';
-import { usePopup } from '../../popup';
+import { usePopup } from '../../../components/popup';
 import type { FeedRow } from '../api';
 import { timeUntil } from '../format';
 import { usePauseFeed, useRemoveFeed } from '../hooks';

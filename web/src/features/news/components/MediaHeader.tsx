@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { emitPopup } from '../../popup';
+import { emitPopup } from '../../../components/popup';
 import { watchMailClient } from '../../../lib/mailClient';
 import { hostOf } from '../format';
 import type { MediaSource } from '../model';

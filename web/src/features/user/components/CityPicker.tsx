@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import type { ApiClient } from '../../../lib/api';
-import { usePopup } from '../../popup';
+import { usePopup } from '../../../components/popup';
 import {
   COUNTRIES,
   localizePath,
