@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Weather (issue 20): /api/weather from the kept forecast (D281) beside nginx serving the same
 # bytes as a static file, in the same run. Open-Meteo is a loopback copy of the test fixture
-# (crates/api/tests/fixtures/open-meteo-forecast.json), so no network is needed.
+# (crates/providers/tests/fixtures/open-meteo-forecast.json), so no network is needed.
 #
 #   bench/weather.sh               # needs wrk, nginx, python3; a release binary
 #
@@ -37,7 +37,7 @@ trap cleanup EXIT
 
 # Open-Meteo: the test fixture at /v1/forecast (the loopback server ignores the query).
 mkdir -p "$WORK/feed/v1"
-cp crates/api/tests/fixtures/open-meteo-forecast.json "$WORK/feed/v1/forecast"
+cp crates/providers/tests/fixtures/open-meteo-forecast.json "$WORK/feed/v1/forecast"
 (cd "$WORK/feed" && exec python3 -m http.server "$PORT_FEED" --bind 127.0.0.1 >/dev/null 2>&1) &
 FEED_PID=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT_FEED/v1/forecast" >/dev/null && break; sleep 0.1; done

@@ -1,29 +1,18 @@
 //! The API envelope `{code, data, message}` and the one mapping from errors to it
 //! (SPEC §7, §8; decision D5).
 
+use axum::body::Bytes;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use domain::envelope::Envelope;
+pub use domain::envelope::weak_etag;
+use providers::kept_answer::KeptAnswer;
 use serde::Serialize;
 use serde_json::json;
-use sha2::{Digest, Sha256};
-
-#[derive(Serialize)]
-struct Envelope<'a, T> {
-    code: u16,
-    data: T,
-    message: &'a str,
-}
 
 /// A success: code 0 and the data, serialized in one pass (no intermediate tree).
 pub fn ok<T: Serialize>(data: T) -> Response {
-    json_response(
-        StatusCode::OK,
-        &Envelope {
-            code: 0,
-            data,
-            message: "ok",
-        },
-    )
+    json_response(StatusCode::OK, &Envelope::ok(data))
 }
 
 /// A public, cacheable success (docs/api-reading.md): `ETag` (a hash of the body),
@@ -35,8 +24,16 @@ pub fn ok_cached<T: Serialize>(data: T, if_none_match: Option<&HeaderValue>, max
         Err(e) => return e.into_response(),
     };
     let etag = weak_etag(&body);
-    let cache = format!("public, max-age={max_age}");
-    let mut res = if names_etag(if_none_match, &etag) {
+    respond_body(body.into(), &etag, if_none_match, max_age)
+}
+
+/// A kept answer (a provider's, D417), with the same headers as [`ok_cached`].
+pub fn ok_kept(kept: &KeptAnswer, if_none_match: Option<&HeaderValue>, max_age: u32) -> Response {
+    respond_body(kept.body.clone(), &kept.etag, if_none_match, max_age)
+}
+
+fn respond_body(body: Bytes, etag: &str, if_none_match: Option<&HeaderValue>, max_age: u32) -> Response {
+    let mut res = if names_etag(if_none_match, etag) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
         let mut res = (StatusCode::OK, body).into_response();
@@ -45,10 +42,10 @@ pub fn ok_cached<T: Serialize>(data: T, if_none_match: Option<&HeaderValue>, max
         res
     };
     let h = res.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(&etag) {
+    if let Ok(v) = HeaderValue::from_str(etag) {
         h.insert(header::ETAG, v);
     }
-    if let Ok(v) = HeaderValue::from_str(&cache) {
+    if let Ok(v) = HeaderValue::from_str(&format!("public, max-age={max_age}")) {
         h.insert(header::CACHE_CONTROL, v);
     }
     res
@@ -56,17 +53,7 @@ pub fn ok_cached<T: Serialize>(data: T, if_none_match: Option<&HeaderValue>, max
 
 /// A success envelope's bytes.
 pub fn ok_body<T: Serialize>(data: T) -> Result<Vec<u8>, ApiError> {
-    serde_json::to_vec(&Envelope {
-        code: 0,
-        data,
-        message: "ok",
-    })
-    .map_err(|e| ApiError::Internal(format!("serializing an answer: {e}")))
-}
-
-/// `W/"<96 bits of the body's SHA-256>"`: weak, because compression may re-encode it.
-pub fn weak_etag(body: &[u8]) -> String {
-    format!("W/\"{}\"", hex::encode(&Sha256::digest(body)[..12]))
+    domain::envelope::ok_body(data).map_err(|e| ApiError::Internal(format!("serializing an answer: {e}")))
 }
 
 /// Whether `If-None-Match` names `etag` (or is `*`).
@@ -178,6 +165,12 @@ impl From<store::StoreError> for ApiError {
             store::StoreError::Unavailable(cause) => ApiError::StoreUnavailable(cause),
             other => ApiError::Internal(other.to_string()),
         }
+    }
+}
+
+impl From<providers::Unavailable> for ApiError {
+    fn from(e: providers::Unavailable) -> Self {
+        ApiError::Unavailable(e.0)
     }
 }
 

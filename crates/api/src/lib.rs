@@ -42,6 +42,7 @@ pub mod trends;
 pub mod user;
 pub mod viewer;
 pub mod weather;
+pub mod weather_alerts;
 pub mod xml;
 
 use axum::Router;
@@ -114,8 +115,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(news_api::search::search_media_handler))
         .routes(routes!(history::history_handler))
         .routes(routes!(news_api::trends::trends_handler))
-        .routes(routes!(weather::handler::weather_handler))
-        .routes(routes!(weather::alerts::handler::alerts_handler))
+        .routes(routes!(weather::weather_handler))
+        .routes(routes!(weather_alerts::alerts_handler))
         .routes(routes!(push::api::key))
         .routes(routes!(push::api::subscribe))
         .routes(routes!(push::api::unsubscribe))

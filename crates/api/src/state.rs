@@ -52,12 +52,12 @@ pub struct ApiConfig {
     pub trust_forwarded_for: bool,
     /// Today in history: the on-this-day feed's address, demo days (`--onthisday-url`,
     /// `--demo`; D290).
-    pub history: crate::history::source::HistoryConfig,
+    pub history: providers::history::source::HistoryConfig,
     /// The weather upstream and its cache (`--weather-url`; `--demo` makes it up, D282).
-    pub weather: crate::weather::WeatherConfig,
+    pub weather: providers::weather::WeatherConfig,
     /// Official weather alerts: NWS and ECCC addresses and their cache (`--nws-url`,
     /// `--eccc-url`; `--demo` makes them up, D284–D287).
-    pub weather_alerts: crate::weather::alerts::AlertsConfig,
+    pub weather_alerts: providers::weather::alerts::AlertsConfig,
     /// Web Push: the notifier, private push targets, the VAPID subject (issue 19).
     pub push: crate::push::service::PushConfig,
     /// Usage reports: retention and the per-address limit (D333).
@@ -135,11 +135,11 @@ pub struct Inner {
     pub providers: crate::auth::providers::Providers,
     pub sign_in_limits: crate::auth::providers::SignInLimits,
     /// Today in history: the days kept and the answers made from them (D290).
-    pub history: crate::history::kept::History,
+    pub history: providers::history::kept::History,
     /// Forecasts per city, kept and renewed (D281).
-    pub weather: crate::weather::Weather,
+    pub weather: providers::weather::Weather,
     /// Official alerts per city, kept and renewed (D286).
-    pub weather_alerts: crate::weather::alerts::WeatherAlerts,
+    pub weather_alerts: providers::weather::alerts::WeatherAlerts,
     /// Web Push: this server's key and its deliveries (issue 19).
     pub push: Arc<crate::push::service::Push>,
     /// Reports per address (D333).
@@ -173,9 +173,9 @@ impl AppState {
             trends: Default::default(),
             providers: crate::auth::providers::Providers::new(config.google.clone(), config.facebook.clone()),
             sign_in_limits: Default::default(),
-            history: crate::history::kept::History::new(config.history.clone()),
-            weather: crate::weather::Weather::new(config.weather.clone()),
-            weather_alerts: crate::weather::alerts::WeatherAlerts::new(config.weather_alerts.clone()),
+            history: providers::history::kept::History::new(config.history.clone()),
+            weather: providers::weather::Weather::new(config.weather.clone()),
+            weather_alerts: providers::weather::alerts::WeatherAlerts::new(config.weather_alerts.clone()),
             push: Arc::new(crate::push::service::Push::new(config.push.clone())),
             report_limit: crate::rate_limit::RateLimit::new(config.report.burst, config.report.every),
             guest_limit: crate::rate_limit::RateLimit::new(config.guests.burst, config.guests.every),

@@ -3,10 +3,10 @@
 
 mod support;
 
-use api::history::source::HistoryConfig;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
+use providers::history::source::HistoryConfig;
 use serde_json::Value;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -138,7 +138,7 @@ async fn the_day_comes_from_the_feed_with_links_images_and_attribution() {
             .starts_with("https://en.wikipedia.org/wiki/")
     );
     // The date is the reader's, in Toronto's time zone.
-    let date = api::history::place::local_date(support::now_ms(), "America/Toronto");
+    let date = geo::zone::local_date(support::now_ms(), "America/Toronto");
     assert_eq!(d["date"], date.to_string());
 }
 

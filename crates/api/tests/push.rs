@@ -51,7 +51,7 @@ async fn round(app: &TestApp, at: i64) -> RoundReport {
 
 /// The first moment at or after `after` when it is `hh:mm` in Washington.
 fn washington_at(after: i64, hh: i64, mm: i64) -> i64 {
-    let offset = api::history::place::utc_offset_minutes(after, "America/New_York") as i64;
+    let offset = geo::zone::utc_offset_minutes(after, "America/New_York") as i64;
     let local_minute = (after + offset * MINUTE).rem_euclid(86_400_000) / MINUTE;
     let want = hh * 60 + mm;
     let ahead = (want - local_minute).rem_euclid(1440);

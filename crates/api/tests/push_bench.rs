@@ -64,7 +64,7 @@ async fn notify_fan_out_to_100_000_subscriptions() {
     // One story, two publishers: breaking for everyone, at a Washington noon (outside the
     // default quiet hours) past the seed's stories.
     let after = corpus.now_ms + 13 * 3_600_000;
-    let offset = api::history::place::utc_offset_minutes(after, "America/New_York") as i64;
+    let offset = geo::zone::utc_offset_minutes(after, "America/New_York") as i64;
     let local = (after + offset * 60_000).rem_euclid(86_400_000);
     let now = after + (12 * 3_600_000 - local).rem_euclid(86_400_000);
     let mut first = item("bench-a", "Bench story", now - 5 * 60_000, Some(WASHINGTON));

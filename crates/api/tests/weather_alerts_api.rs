@@ -1,29 +1,29 @@
 //! `GET /api/weather/alerts` against a loopback NWS and a loopback MSC GeoMet (issue 20 ★;
-//! D284–D287). The stand-ins answer `tests/fixtures/nws-alerts-active.geojson` and
-//! `tests/fixtures/eccc-weather-alerts.geojson` (each provider's documented format; their
-//! origin is in `tests/fixtures/README.md`), or hang, or fail, as a test asks; the same
+//! D284–D287). The stand-ins answer `crates/providers/tests/fixtures/nws-alerts-active.geojson` and
+//! `crates/providers/tests/fixtures/eccc-weather-alerts.geojson` (each provider's documented format; their
+//! origin is in `crates/providers/tests/fixtures/README.md`), or hang, or fail, as a test asks; the same
 //! server answers Open-Meteo's forecast, so a test can show the forecast still served while
 //! the alerts' issuer is down. Nothing is stored, so these run on SQLite only.
 
 mod support;
 
-use api::weather::WeatherConfig;
-use api::weather::alerts::AlertsConfig;
-use api::weather::kept::Timing;
 use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use providers::weather::WeatherConfig;
+use providers::weather::alerts::AlertsConfig;
+use providers::weather::kept::Timing;
 use serde_json::Value;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use support::TestApp;
 
-const NWS_FIXTURE: &str = include_str!("fixtures/nws-alerts-active.geojson");
-const ECCC_FIXTURE: &str = include_str!("fixtures/eccc-weather-alerts.geojson");
-const FORECAST_FIXTURE: &str = include_str!("fixtures/open-meteo-forecast.json");
+const NWS_FIXTURE: &str = include_str!("../../providers/tests/fixtures/nws-alerts-active.geojson");
+const ECCC_FIXTURE: &str = include_str!("../../providers/tests/fixtures/eccc-weather-alerts.geojson");
+const FORECAST_FIXTURE: &str = include_str!("../../providers/tests/fixtures/open-meteo-forecast.json");
 /// Washington, DC, and Ottawa, ON (the default cities, §9.1).
 const WASHINGTON: i64 = 4140963;
 const OTTAWA: i64 = 6094817;

@@ -1,24 +1,24 @@
 //! `GET /api/weather` against a loopback Open-Meteo (issue 20; D280–D282). The stand-in
-//! answers `tests/fixtures/open-meteo-forecast.json` (Open-Meteo's documented format; its
-//! origin is in `tests/fixtures/README.md`), or hangs, or fails, as a test asks. Nothing
+//! answers `crates/providers/tests/fixtures/open-meteo-forecast.json` (Open-Meteo's documented format; its
+//! origin is in `crates/providers/tests/fixtures/README.md`), or hangs, or fails, as a test asks. Nothing
 //! is stored, so these run on SQLite only.
 
 mod support;
 
-use api::weather::WeatherConfig;
-use api::weather::kept::Timing;
 use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use providers::weather::WeatherConfig;
+use providers::weather::kept::Timing;
 use serde_json::Value;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use support::TestApp;
 
-const FIXTURE: &str = include_str!("fixtures/open-meteo-forecast.json");
+const FIXTURE: &str = include_str!("../../providers/tests/fixtures/open-meteo-forecast.json");
 /// Washington, DC.
 const WASHINGTON: i64 = 4140963;
 

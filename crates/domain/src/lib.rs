@@ -5,6 +5,7 @@
 
 pub mod clock;
 pub mod constants;
+pub mod envelope;
 pub mod geo;
 pub mod heartbeat;
 pub mod ids;

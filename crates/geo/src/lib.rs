@@ -7,6 +7,7 @@ mod admin_names;
 mod data;
 mod nearest;
 mod search;
+pub mod zone;
 
 use domain::geo::Country;
 use domain::locale::Locale;

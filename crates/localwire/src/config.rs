@@ -277,18 +277,18 @@ pub struct ServeArgs {
     pub forwarded_for: bool,
     /// Wikipedia's on-this-day feed; `{lang}` becomes en, es or fr, `/all/MM/DD` is
     /// appended. With --demo, demo days are served and it is never called.
-    #[arg(long, env = "LOCALWIRE_ONTHISDAY_URL", default_value = api::history::source::DEFAULT_ONTHISDAY_URL)]
+    #[arg(long, env = "LOCALWIRE_ONTHISDAY_URL", default_value = providers::history::source::DEFAULT_ONTHISDAY_URL)]
     pub onthisday_url: String,
     /// Open-Meteo's base address (the forecast is asked at {url}/v1/forecast).
-    #[arg(long, env = "LOCALWIRE_WEATHER_URL", default_value = api::weather::open_meteo::DEFAULT_URL)]
+    #[arg(long, env = "LOCALWIRE_WEATHER_URL", default_value = providers::weather::open_meteo::DEFAULT_URL)]
     pub weather_url: String,
     /// The US National Weather Service API's base address (alerts are asked at
     /// {url}/alerts/active?point=lat,lon). With --demo, demo alerts are served instead.
-    #[arg(long, env = "LOCALWIRE_NWS_URL", default_value = api::weather::alerts::nws::DEFAULT_URL)]
+    #[arg(long, env = "LOCALWIRE_NWS_URL", default_value = providers::weather::alerts::nws::DEFAULT_URL)]
     pub nws_url: String,
     /// Environment and Climate Change Canada's MSC GeoMet OGC API base address (alerts are
     /// asked at {url}/collections/weather-alerts/items?bbox=…). With --demo, not called.
-    #[arg(long, env = "LOCALWIRE_ECCC_URL", default_value = api::weather::alerts::eccc::DEFAULT_URL)]
+    #[arg(long, env = "LOCALWIRE_ECCC_URL", default_value = providers::weather::alerts::eccc::DEFAULT_URL)]
     pub eccc_url: String,
     /// Web Push: how push services reach the operator (the VAPID `sub`), a `mailto:` or
     /// `https:` address.
@@ -488,13 +488,13 @@ impl ServeArgs {
             );
         }
         let ads = self.ad_client()?;
-        let alerts_user_agent = api::weather::alerts::user_agent(public_url.as_deref());
+        let alerts_user_agent = providers::weather::alerts::user_agent(public_url.as_deref());
         Ok(api::ApiConfig {
             sign_word: self.sign_word.clone(),
-            history: api::history::source::HistoryConfig {
+            history: providers::history::source::HistoryConfig {
                 base_url: self.onthisday_url.trim_end_matches('/').to_string(),
                 demo: self.demo,
-                user_agent: api::history::source::user_agent(public_url.as_deref()),
+                user_agent: providers::history::source::user_agent(public_url.as_deref()),
                 ..Default::default()
             },
             public_url,
@@ -505,12 +505,12 @@ impl ServeArgs {
             google,
             facebook,
             trust_forwarded_for: self.forwarded_for,
-            weather: api::weather::WeatherConfig {
+            weather: providers::weather::WeatherConfig {
                 url: self.weather_url.trim_end_matches('/').to_string(),
                 demo: self.demo,
                 ..Default::default()
             },
-            weather_alerts: api::weather::alerts::AlertsConfig {
+            weather_alerts: providers::weather::alerts::AlertsConfig {
                 nws_url: self.nws_url.trim_end_matches('/').to_string(),
                 eccc_url: self.eccc_url.trim_end_matches('/').to_string(),
                 user_agent: alerts_user_agent,

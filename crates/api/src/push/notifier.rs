@@ -291,7 +291,7 @@ impl Notifier {
         let tz = geo::by_id(CityId(city_id))
             .map(|c| c.timezone)
             .unwrap_or("America/New_York");
-        let at = notify::local_time(now_ms, crate::history::place::utc_offset_minutes(now_ms, tz));
+        let at = notify::local_time(now_ms, geo::zone::utc_offset_minutes(now_ms, tz));
         let stories = city_stories(store, city_id, now_ms).await?;
         let mut report = RoundReport {
             stories: stories.len(),

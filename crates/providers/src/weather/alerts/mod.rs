@@ -9,11 +9,10 @@
 
 pub mod demo;
 pub mod eccc;
-pub mod handler;
 pub mod nws;
 
 use super::kept::{KeptPerCity, Timing};
-use crate::envelope::ApiError;
+use crate::Unavailable;
 use domain::geo::Country;
 use domain::locale::Locale;
 use serde::Serialize;
@@ -289,7 +288,7 @@ impl Alert {
 }
 
 /// A city's list as last read.
-pub(crate) struct Kept {
+pub struct Kept {
     fetched_at: i64,
     source: Source,
     alerts: Vec<Alert>,
@@ -297,7 +296,7 @@ pub(crate) struct Kept {
 
 impl Kept {
     /// The answer for a reader in `lang` at `now`.
-    pub(crate) fn doc(&self, city: &geo::City, lang: Locale, now: i64) -> AlertsDoc {
+    pub fn doc(&self, city: &geo::City, lang: Locale, now: i64) -> AlertsDoc {
         AlertsDoc {
             city_id: city.id.0,
             timezone: city.timezone,
@@ -322,8 +321,8 @@ struct Inner {
     kept: KeptPerCity<Kept>,
 }
 
-fn unavailable() -> ApiError {
-    ApiError::Unavailable("Weather alerts are unavailable right now; try again in a minute.".into())
+fn unavailable() -> Unavailable {
+    Unavailable("Weather alerts are unavailable right now; try again in a minute.".into())
 }
 
 impl WeatherAlerts {
@@ -341,7 +340,7 @@ impl WeatherAlerts {
     }
 
     /// The kept list for `city`, renewing it when due; waits at most `wait` when none is kept.
-    pub(crate) async fn answer(&self, city: &'static geo::City) -> Result<Arc<Kept>, ApiError> {
+    pub async fn answer(&self, city: &'static geo::City) -> Result<Arc<Kept>, Unavailable> {
         let timing = self.0.config.timing;
         let this = self.clone();
         self.0

@@ -1,20 +1,8 @@
-//! Today in history (`GET /api/history`; issue 20): Wikipedia's on-this-day feed for the
-//! reader's local date and language, entries about their city, state or province first
-//! (D290–D292).
-//!
-//! [`wiki`] reads the feed's format, [`source`] fetches and keeps days (or gives the demo
-//! ones), [`place`] knows the reader's date and what counts as local, [`answer`] makes the
-//! reader's answer and [`kept`] keeps the answers made.
+//! `GET /api/history` (issue 20): today in history for the reader's local date and
+//! language, as the history provider makes and keeps it (`providers::history`, D290–D292).
 
-pub mod answer;
-pub mod kept;
-pub mod place;
-pub mod source;
-pub mod wiki;
-
-use crate::envelope::ApiError;
+use crate::envelope::{ApiError, ok_kept};
 use crate::geo_api::{Params, bad};
-use crate::history::answer::HistoryDay;
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -23,7 +11,11 @@ use axum::response::Response;
 use domain::geo::Country;
 use domain::locale::Locale;
 use geo::CityId;
+use providers::history::answer::HistoryDay;
 use utoipa::IntoParams;
+
+/// Browsers may keep an answer this long; the day changes at the reader's midnight.
+const MAX_AGE_SECS: u32 = 300;
 
 #[derive(Debug, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -72,9 +64,10 @@ pub async fn history_handler(
         Some(id) => geo::by_id(CityId(id)).ok_or(ApiError::NotFound)?,
         None => geo::default_city(default_country(lang)).ok_or_else(|| ApiError::Internal("no default city".into()))?,
     };
-    let date = place::local_date(domain::clock::now_ms(), city.timezone);
-    let kept = state.history.answer(lang, date, city, &state.image_proxy).await?;
-    Ok(kept.respond(headers.get(header::IF_NONE_MATCH)))
+    let date = geo::zone::local_date(domain::clock::now_ms(), city.timezone);
+    let images = |src: &mut String| state.image_proxy.rewrite(src);
+    let kept = state.history.answer(lang, date, city, &images).await?;
+    Ok(ok_kept(&kept, headers.get(header::IF_NONE_MATCH), MAX_AGE_SECS))
 }
 
 fn default_country(lang: Locale) -> Country {

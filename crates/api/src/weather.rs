@@ -1,14 +1,15 @@
-//! The handler of `GET /api/weather` (D281): parse, look the city up, serve the kept answer.
+//! `GET /api/weather` (issue 20; D280–D283): parse, look the city up, serve the forecast
+//! the weather provider keeps (`providers::weather`).
 
-use super::{Unit, WeatherDoc};
-use crate::envelope::{ApiError, names_etag};
+use crate::envelope::{ApiError, ok_kept};
 use crate::geo_api::{Params, bad};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, header};
+use axum::response::Response;
 use domain::ids::CityId;
+use providers::weather::{Unit, WeatherDoc};
 use utoipa::IntoParams;
 
 /// `GET /api/weather`'s parameters, as parsed and as documented (D228).
@@ -37,8 +38,8 @@ impl WeatherParams {
     }
 }
 
-/// How long browsers and proxies may keep an answer.
-const MAX_AGE: &str = "public, max-age=300";
+/// How long browsers and proxies may keep an answer, in seconds.
+const MAX_AGE_SECS: u32 = 300;
 
 /// The weather for a city: now, the next 48 hours, 7 days (issue 20).
 #[utoipa::path(get, path = "/api/weather", tag = "weather", params(WeatherParams),
@@ -55,19 +56,27 @@ pub async fn weather_handler(
     let p = WeatherParams::parse(&Params::new(query)?)?;
     let city = geo::by_id(CityId(p.city_id)).ok_or(ApiError::NotFound)?;
     let kept = state.weather.answer(city).await?;
-    let (body, etag) = &kept.bodies[p.unit.index()];
-    let mut res = if names_etag(headers.get(header::IF_NONE_MATCH), etag) {
-        StatusCode::NOT_MODIFIED.into_response()
-    } else {
-        let mut res = (StatusCode::OK, body.clone()).into_response();
-        res.headers_mut()
-            .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        res
-    };
-    let h = res.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(etag) {
-        h.insert(header::ETAG, v);
+    Ok(ok_kept(
+        &kept.bodies[p.unit.index()],
+        headers.get(header::IF_NONE_MATCH),
+        MAX_AGE_SECS,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_unit_defaults_to_f_and_anything_else_is_refused() {
+        let parse = |q: &[(&str, &str)]| {
+            WeatherParams::parse(&Params::from_pairs(
+                q.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            ))
+        };
+        assert_eq!(parse(&[("city_id", "1")]).unwrap().unit, Unit::F);
+        assert_eq!(parse(&[("city_id", "1"), ("unit", "c")]).unwrap().unit, Unit::C);
+        assert!(parse(&[("city_id", "1"), ("unit", "K")]).is_err());
+        assert!(parse(&[("unit", "C")]).is_err());
     }
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(MAX_AGE));
-    Ok(res)
 }

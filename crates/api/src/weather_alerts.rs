@@ -1,7 +1,6 @@
 //! The handler of `GET /api/weather/alerts` (D286): parse, look the city up, answer the
 //! kept list as it stands now, in the reader's language.
 
-use super::AlertsDoc;
 use crate::envelope::{ApiError, ok};
 use crate::geo_api::{Params, bad};
 use crate::state::AppState;
@@ -11,6 +10,7 @@ use axum::http::{HeaderValue, header};
 use axum::response::Response;
 use domain::ids::CityId;
 use domain::locale::Locale;
+use providers::weather::alerts::AlertsDoc;
 use utoipa::IntoParams;
 
 /// `GET /api/weather/alerts`'s parameters, as parsed and as documented (D228).

@@ -6,12 +6,11 @@
 
 pub mod alerts;
 pub mod demo;
-pub mod handler;
 pub mod kept;
 pub mod open_meteo;
 
-use crate::envelope::{ApiError, ok_body, weak_etag};
-use axum::body::Bytes;
+use crate::Unavailable;
+use crate::kept_answer::KeptAnswer;
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
@@ -111,7 +110,7 @@ pub enum Unit {
 }
 
 impl Unit {
-    pub(crate) fn index(self) -> usize {
+    pub fn index(self) -> usize {
         self as usize
     }
 
@@ -224,8 +223,8 @@ const ATTRIBUTION: &str = "Weather data by Open-Meteo.com (CC BY 4.0)";
 const DEMO_ATTRIBUTION: &str = "Demo weather: made up by this server, not a forecast";
 
 /// One city's answer, serialized in both units (index: [`Unit::index`]).
-pub(crate) struct Kept {
-    pub(crate) bodies: [(Bytes, String); 2],
+pub struct Kept {
+    pub bodies: [KeptAnswer; 2],
 }
 
 /// The forecast cache: per city, stale while revalidate, one upstream call at a time.
@@ -239,8 +238,8 @@ struct Inner {
 }
 
 /// Why there is no forecast to give.
-fn unavailable() -> ApiError {
-    ApiError::Unavailable("Weather is unavailable right now; try again in a minute.".into())
+fn unavailable() -> Unavailable {
+    Unavailable("Weather is unavailable right now; try again in a minute.".into())
 }
 
 impl Weather {
@@ -262,7 +261,7 @@ impl Weather {
     }
 
     /// The kept answer for `city`, renewing it when due; waits at most `wait` when none is kept.
-    pub(crate) async fn answer(&self, city: &'static geo::City) -> Result<Arc<Kept>, ApiError> {
+    pub async fn answer(&self, city: &'static geo::City) -> Result<Arc<Kept>, Unavailable> {
         let timing = self.0.config.timing;
         let this = self.clone();
         self.0
@@ -302,9 +301,9 @@ impl Weather {
 }
 
 impl Kept {
-    fn new(city_id: i64, demo: bool, f: &Forecast) -> Result<Kept, ApiError> {
+    fn new(city_id: i64, demo: bool, f: &Forecast) -> Result<Kept, serde_json::Error> {
         let fetched_at = domain::clock::now_ms();
-        let body = |unit: Unit| -> Result<(Bytes, String), ApiError> {
+        let body = |unit: Unit| {
             let doc = WeatherDoc {
                 city_id,
                 source: if demo { "demo" } else { "open-meteo" },
@@ -314,9 +313,7 @@ impl Kept {
                 fetched_at,
                 forecast: unit.convert(f),
             };
-            let bytes = ok_body(doc)?;
-            let etag = weak_etag(&bytes);
-            Ok((Bytes::from(bytes), etag))
+            KeptAnswer::of(doc)
         };
         Ok(Kept {
             bodies: [body(Unit::F)?, body(Unit::C)?],
@@ -326,9 +323,7 @@ impl Kept {
 
 #[cfg(test)]
 mod tests {
-    use super::handler::WeatherParams;
     use super::*;
-    use crate::geo_api::Params;
 
     #[test]
     fn spec_9_12_fahrenheit_goes_with_mph_and_inches_celsius_with_kmh_and_mm() {
@@ -340,19 +335,6 @@ mod tests {
         let metric = Unit::C.convert(&f);
         assert_eq!(metric, f);
         assert_eq!(Unit::F.units().temperature, "°F");
-    }
-
-    #[test]
-    fn the_unit_defaults_to_f_and_anything_else_is_refused() {
-        let parse = |q: &[(&str, &str)]| {
-            WeatherParams::parse(&Params::from_pairs(
-                q.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-            ))
-        };
-        assert_eq!(parse(&[("city_id", "1")]).unwrap().unit, Unit::F);
-        assert_eq!(parse(&[("city_id", "1"), ("unit", "c")]).unwrap().unit, Unit::C);
-        assert!(parse(&[("city_id", "1"), ("unit", "K")]).is_err());
-        assert!(parse(&[("unit", "C")]).is_err());
     }
 
     #[test]

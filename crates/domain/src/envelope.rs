@@ -1,0 +1,53 @@
+//! The API envelope `{code, data, message}` of a success (SPEC §7, §8; decision D5), and the
+//! ETag of a body. The HTTP crate answers with it; the providers keep answers already in it
+//! (D417), so a kept answer costs a lookup and a copy.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+#[derive(Serialize)]
+pub struct Envelope<'a, T> {
+    pub code: u16,
+    pub data: T,
+    pub message: &'a str,
+}
+
+impl<T> Envelope<'static, T> {
+    /// A success: code 0 and the data.
+    pub fn ok(data: T) -> Self {
+        Envelope {
+            code: 0,
+            data,
+            message: "ok",
+        }
+    }
+}
+
+/// A success envelope's bytes, serialized in one pass (no intermediate tree).
+pub fn ok_body<T: Serialize>(data: T) -> Result<Vec<u8>, serde_json::Error> {
+    serde_json::to_vec(&Envelope::ok(data))
+}
+
+/// `W/"<96 bits of the body's SHA-256>"`: weak, because compression may re-encode it.
+pub fn weak_etag(body: &[u8]) -> String {
+    format!("W/\"{}\"", hex::encode(&Sha256::digest(body)[..12]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_7_a_success_is_code_0_its_data_and_ok() {
+        let body = ok_body(serde_json::json!({"a": 1})).unwrap();
+        assert_eq!(body, br#"{"code":0,"data":{"a":1},"message":"ok"}"#);
+    }
+
+    #[test]
+    fn the_etag_is_weak_and_names_the_body() {
+        let a = weak_etag(b"one");
+        assert!(a.starts_with("W/\"") && a.len() == 3 + 24 + 1, "{a}");
+        assert_ne!(a, weak_etag(b"two"));
+        assert_eq!(a, weak_etag(b"one"));
+    }
+}
