@@ -6,8 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import { globalGuard } from '../app/guard';
 import { feedPath } from '../features/feeds';
-import { highlightParts, hostOf, relativeTime } from '../features/news/format';
-import { hasImage, mainImageOf, normalizeNewsItem, thumbnailOf } from '../features/news/model';
+import {
+  hasImage,
+  highlightParts,
+  hostOf,
+  mainImageOf,
+  normalizeNewsItem,
+  relativeTime,
+  thumbnailOf,
+} from '../lib/news';
 import { localSectionCity, readerCityLabel } from '../features/user/model';
 import { type Locale, resolveLocaleCode, splitLocalePath } from '../lib/locale';
 import { sameOriginPath } from '../lib/sameOrigin';

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useServices } from '../../lib/services';
-import { apiKey, cleanParams, useReader } from '../news';
+import { apiKey, cleanParams } from '../../lib/news';
+import { useReader } from '../news';
 import { HISTORY_PATH, type HistoryDay } from './api';
 
 /** The reader's day: their language, and their city for the date and the local entries. */

@@ -25,8 +25,8 @@ import {
   type NewsDetail,
   type Params,
   type SearchNewsPage,
-} from './api';
-import type { Page } from './model';
+} from '../../lib/news';
+import type { Page } from '../../lib/news';
 import { payloadDataFor } from './seed';
 
 /** Who is reading: the UI language, the country and the city (user, else cookies). */

@@ -1,12 +1,12 @@
+/**
+ * Reading news: the hooks that read feeds, stories and searches through the data
+ * layer, and the cards, lists, tabs and article view. The news model itself (types,
+ * readers, derived values, formatting) is shared code: lib/news.
+ */
 import './news.css';
 
-export * from './model';
-export { REASONS, REASON_KEYS, toReason, type Reason } from './reason';
-export * from './api';
-export { normalizeMediaSource } from './model';
 export * from './hooks';
 export { dataFetchStatus, type DataFetchStatus } from './status';
-export { fold, fullDate, highlightParts, relativeTime } from './format';
 export { callMatches, payloadDataFor, PAYLOAD_FRESH_MS } from './seed';
 export { NewsImage, DEFAULT_IMAGE_ATTEMPTS, IMAGE_THROTTLE_MS } from './components/NewsImage';
 export {

@@ -4,7 +4,7 @@
  * and the screens start from them instead of asking again.
  */
 import type { Payload, PayloadCall } from '../../lib/payload';
-import type { Params } from './api';
+import type { Params } from '../../lib/news';
 
 /** The payload is used for this long after the page loaded (then the API is asked again). */
 export const PAYLOAD_FRESH_MS = 60_000;

@@ -8,8 +8,7 @@ import { envelope } from '../../test/fakeServer';
 import { installIntersectionObserver } from '../../test/intersection';
 import { feedPage, newsItem } from '../../test/newsFixtures';
 import { renderApp } from '../../test/renderApp';
-import { normalizeNewsItem } from './model';
-import { REASONS, REASON_KEYS, toReason } from './reason';
+import { normalizeNewsItem, REASON_KEYS, REASONS, toReason } from '../../lib/news';
 
 beforeEach(() => {
   installIntersectionObserver();

@@ -4,7 +4,7 @@
  * signed POST with the reader's token (guests too), except the key (a public GET).
  */
 import type { components } from '../../lib/api/schema';
-import type { Page } from '../news';
+import type { Page } from '../../lib/news';
 
 type Schemas = components['schemas'];
 

@@ -10,7 +10,7 @@ import {
 import { useServices } from '../../lib/services';
 import { useUser } from '../user';
 import { isApiError } from '../../lib/api';
-import type { Page } from '../news';
+import type { Page } from '../../lib/news';
 import {
   KEY_PATH,
   SENT_LIST_PATH,

@@ -4,7 +4,7 @@
  * or out never shows one reader's things to another.
  */
 import type { components } from '../../lib/api/schema';
-import type { Page } from '../news';
+import type { Page } from '../../lib/news';
 
 type Schemas = components['schemas'];
 

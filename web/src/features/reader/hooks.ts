@@ -13,7 +13,13 @@ import { useTranslation } from 'react-i18next';
 import { useRouteHandle } from '../../lib/routeHandle';
 import { useServices } from '../../lib/services';
 import { useUser } from '../user';
-import { readFeedPage, type FeedPage, type MediaSource, type NewsItem, type Page } from '../news';
+import {
+  readFeedPage,
+  type FeedPage,
+  type MediaSource,
+  type NewsItem,
+  type Page,
+} from '../../lib/news';
 import { QUEUED } from '../offline';
 import { emitPopup } from '../../components/popup';
 import {

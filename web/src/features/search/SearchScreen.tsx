@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useSearchParams } from 'react-router';
 import { useRouteHandle } from '../../lib/routeHandle';
 import { EmptyState, Screen, Section } from '../../components/Screen';
+import type { MediaSource, NewsItem, MediaPage, SearchNewsPage } from '../../lib/news';
 import {
   CATEGORY_IDS,
   Highlight,
@@ -13,10 +14,6 @@ import {
   useReader,
   useSearchMedia,
   useSearchNews,
-  type MediaSource,
-  type NewsItem,
-  type MediaPage,
-  type SearchNewsPage,
 } from '../news';
 import { localizePath } from '../../lib/locale';
 import { TopTrends } from '../trends';

@@ -1,6 +1,6 @@
 /** `GET /api/trends` (D300–D302): the reader's country's trends, read defensively. */
 import type { components } from '../../lib/api/schema';
-import { normalizeNewsItem, type NewsItem } from '../news';
+import { normalizeNewsItem, type NewsItem } from '../../lib/news';
 
 export const TRENDS_PATH = '/trends';
 

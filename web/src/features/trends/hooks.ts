@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useServices } from '../../lib/services';
-import { apiKey, cleanParams, useReader } from '../news';
+import { apiKey, cleanParams } from '../../lib/news';
+import { useReader } from '../news';
 import { readTrendsPage, TRENDS_PATH, type TrendsPage } from './api';
 
 /**

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'react-router';
 import { usePageHead } from '../../components/Screen';
+import { normalizeMediaSource, type NewsItem } from '../../lib/news';
 import {
   articlePreview,
   ArticleView,
@@ -8,9 +9,7 @@ import {
   ErrorState,
   isNotFound,
   MissingState,
-  normalizeMediaSource,
   useNewsDetail,
-  type NewsItem,
 } from '../../features/news';
 import { ArticleActions, useRecordRead } from '../../features/reader';
 import { toNumber } from '../../lib/parse';

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { usePageHead } from '../../components/Screen';
+import { MEDIA_PATH, type MediaSource } from '../../lib/news';
 import {
   isNotFound,
-  MEDIA_PATH,
   MediaHeader,
   MissingState,
   NewsFeed,
@@ -11,7 +11,6 @@ import {
   FeedSection,
   useFeed,
   useOneQuery,
-  type MediaSource,
 } from '../../features/news';
 import { PublisherActions, useBlockedPublisher } from '../../features/reader';
 import { toNumber } from '../../lib/parse';

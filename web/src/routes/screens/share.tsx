@@ -2,12 +2,12 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useRouteHandle } from '../../lib/routeHandle';
 import { usePageHead } from '../../components/Screen';
+import { mainImageOf } from '../../lib/news';
 import {
   articlePath,
   dataFetchStatus,
   ErrorState,
   isNotFound,
-  mainImageOf,
   MissingState,
   NewsImage,
   PublisherBadge,

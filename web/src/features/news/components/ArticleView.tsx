@@ -5,10 +5,17 @@ import { useRouteHandle } from '../../../lib/routeHandle';
 import { Section } from '../../../components/Screen';
 import { localizePath } from '../../../lib/locale';
 import { AdSlot } from '../../ads';
-import type { NewsDetail } from '../api';
-import { hostOf } from '../format';
+import type { NewsDetail } from '../../../lib/news';
+import {
+  type Area,
+  areaName,
+  hostOf,
+  isAudio,
+  isVideo,
+  mainImageOf,
+  type NewsItem,
+} from '../../../lib/news';
 import { useAfterFirstPaint } from '../hooks';
-import { areaName, isAudio, isVideo, mainImageOf, type Area, type NewsItem } from '../model';
 import { mediaPath, NewsBadges, NewsCard, PublisherBadge, TimeAgo } from './NewsCard';
 import { NewsImage } from './NewsImage';
 

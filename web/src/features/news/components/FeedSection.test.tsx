@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadLocale } from '../../../i18n';
-import type { FeedContext } from '../api';
+import type { FeedContext } from '../../../lib/news';
 import { ScopeNote } from './FeedSection';
 
 beforeEach(async () => {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useRouteHandle } from '../../../lib/routeHandle';
 import { localizePath } from '../../../lib/locale';
-import type { FeedContext } from '../api';
+import type { FeedContext } from '../../../lib/news';
 
 /** A titled section with an optional "see all" link beside the title. */
 export function FeedSection({

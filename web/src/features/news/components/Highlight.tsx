@@ -1,4 +1,4 @@
-import { highlightParts } from '../format';
+import { highlightParts } from '../../../lib/news';
 
 /** Text with the search terms marked (accent- and case-insensitive, client side). */
 export function Highlight({ text, terms }: { text: string; terms?: readonly string[] }) {

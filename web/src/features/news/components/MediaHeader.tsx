@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { emitPopup } from '../../../components/popup';
 import { watchMailClient } from '../../../lib/mailClient';
-import { hostOf } from '../format';
-import type { MediaSource } from '../model';
+import { hostOf } from '../../../lib/news';
+import type { MediaSource } from '../../../lib/news';
 
 /** The publisher (§3 media source): icon, name, about, area, contact and home link. */
 export function MediaHeader({ media, actions }: { media: MediaSource; actions?: ReactNode }) {

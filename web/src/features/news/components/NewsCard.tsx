@@ -4,10 +4,17 @@ import { Link } from 'react-router';
 import { useRouteHandle } from '../../../lib/routeHandle';
 import { CardActionsContext, type CardActions } from '../../../components/CardActions';
 import { localizePath } from '../../../lib/locale';
-import { fullDate, relativeTime } from '../format';
+import {
+  fullDate,
+  hasImage,
+  isAudio,
+  isVideo,
+  type NewsItem,
+  REASON_KEYS,
+  relativeTime,
+  thumbnailOf,
+} from '../../../lib/news';
 import { useAfterFirstPaint } from '../hooks';
-import { hasImage, isAudio, isVideo, thumbnailOf, type NewsItem } from '../model';
-import { REASON_KEYS } from '../reason';
 import { Highlight } from './Highlight';
 import { NewsImage } from './NewsImage';
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/Screen';
 import { useFeedAds } from '../../ads';
 import { watchNear } from '../../../lib/viewport';
-import type { NewsItem, Page } from '../model';
+import type { NewsItem, Page } from '../../../lib/news';
 import { dataFetchStatus } from '../status';
 import { NewsCard, type CardVariant } from './NewsCard';
 import { ErrorState, ListSkeleton } from './StatusViews';

@@ -4,15 +4,8 @@ import { Link } from 'react-router';
 import { useRouteHandle } from '../../../lib/routeHandle';
 import { EmptyState, Screen, Section } from '../../../components/Screen';
 import { localizePath } from '../../../lib/locale';
-import {
-  articlePath,
-  ErrorState,
-  ListSkeleton,
-  PagedList,
-  relativeTime,
-  useErrorText,
-  type Page,
-} from '../../news';
+import { relativeTime, type Page } from '../../../lib/news';
+import { articlePath, ErrorState, ListSkeleton, PagedList, useErrorText } from '../../news';
 import { MAX_DAILY_BUDGET, type SentNews, type SettingsDoc } from '../api';
 import {
   useBrowserState,

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useRouteHandle } from '../../../lib/routeHandle';
 import { localizePath } from '../../../lib/locale';
-import type { MediaSource } from '../../news';
+import type { MediaSource } from '../../../lib/news';
 import { useBlock, useBlockedPublisher, useFollow, useFollowList, useUnblock } from '../hooks';
 import { PublisherPushSwitch } from '../../notifications';
 import { ConfirmAction } from './Confirm';

@@ -4,16 +4,8 @@ import { Link } from 'react-router';
 import { useRouteHandle } from '../../../lib/routeHandle';
 import { EmptyState, Screen, Section } from '../../../components/Screen';
 import { localizePath } from '../../../lib/locale';
-import {
-  articlePath,
-  ErrorState,
-  fullDate,
-  ListSkeleton,
-  mediaPath,
-  PagedList,
-  relativeTime,
-  type Page,
-} from '../../news';
+import { fullDate, relativeTime, type Page } from '../../../lib/news';
+import { articlePath, ErrorState, ListSkeleton, mediaPath, PagedList } from '../../news';
 import { isReaction, REACTION_EMOJI, reactionLabelKey, type AltNews, type ListItems } from '../api';
 import {
   useClearHistory,

@@ -4,11 +4,11 @@ import { Link, useLocation } from 'react-router';
 import { useRouteHandle } from '../../../lib/routeHandle';
 import { EmptyState, Section } from '../../../components/Screen';
 import { localizePath } from '../../../lib/locale';
+import { fullDate } from '../../../lib/news';
 import {
   CATEGORY_IDS,
   channelLabelKey,
   ErrorState,
-  fullDate,
   HOME_CHANNEL_IDS,
   isHomeChannel,
   ListSkeleton,

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { fold, highlightParts, relativeTime } from './format';
-import { callMatches, payloadDataFor, PAYLOAD_FRESH_MS } from './seed';
-import type { Payload } from '../../lib/payload';
-import { firstLoadPayload } from '../../test/payload';
 
 const marked = (text: string, terms: string[]) =>
   highlightParts(text, terms)
@@ -43,45 +40,5 @@ describe('relative times', () => {
     expect(relativeTime(now - 2 * 86400_000, 'fr', now)).toBe('avant-hier');
     expect(relativeTime(now - 10_000, 'en', now)).toBe('now');
     expect(relativeTime(now - 30 * 86400_000, 'en', now)).toMatch(/2026/);
-  });
-});
-
-describe('D101 the first-load payload as query data', () => {
-  const payload = (calls: Payload['calls'], error: Payload['error'] = null): Payload =>
-    firstLoadPayload({ route: 'latest', error, calls });
-  const call = {
-    path: '/api/news/feed',
-    params: { channel: 'local', city_id: '4140963', lang: 'en', country: 'US', size: '20' },
-    data: { list: [] },
-  };
-
-  it('D101 a call matches when every parameter the screen sends is the same', () => {
-    expect(callMatches(call, '/news/feed', { channel: 'local', lang: 'en' })).toBe(true);
-    expect(callMatches(call, '/news/feed', { channel: 'local', city_id: '4140963' })).toBe(true);
-    expect(callMatches(call, '/news/feed', { channel: 'local', city_id: '1' })).toBe(false);
-    expect(callMatches(call, '/news/feed', { channel: 'latest' })).toBe(false);
-    expect(callMatches(call, '/news/detail', { channel: 'local' })).toBe(false);
-    // Page size and token never decide.
-    expect(callMatches(call, '/news/feed', { channel: 'local', size: '7' })).toBe(true);
-  });
-
-  it('D101 the data is used while fresh, never with an error', () => {
-    const now = 1_000_000;
-    expect(payloadDataFor(payload([call]), now, '/news/feed', { channel: 'local' }, now)).toBe(
-      call.data,
-    );
-    expect(
-      payloadDataFor(
-        payload([call]),
-        now,
-        '/news/feed',
-        { channel: 'local' },
-        now + PAYLOAD_FRESH_MS + 1,
-      ),
-    ).toBeUndefined();
-    expect(
-      payloadDataFor(payload([call], { status: 404, message: 'x' }), now, '/news/feed', {}, now),
-    ).toBeUndefined();
-    expect(payloadDataFor(null, now, '/news/feed', {}, now)).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@
  * (the Rust `news_json::Reason`), so a reason the server adds fails this file's type check
  * until it has words in every catalogue.
  */
-import type { components } from '../../lib/api/schema';
+import type { components } from '../api/schema';
 
 export type Reason = components['schemas']['Reason'];
 

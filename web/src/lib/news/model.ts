@@ -2,8 +2,8 @@
  * SPEC §3 news item, area and media source as the read API sends them
  * (docs/api-reading.md), and the §3 derived news values, in one place.
  */
-import type { components } from '../../lib/api/schema';
-import { toMillis, toNumber, toText } from '../../lib/parse';
+import type { components } from '../api/schema';
+import { toMillis, toNumber, toText } from '../parse';
 import { toReason, type Reason } from './reason';
 
 /** §9.5 news types. */

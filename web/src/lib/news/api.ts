@@ -3,8 +3,8 @@
  * `['api', path, params]` with params reduced to non-empty strings, so the same call
  * always has the same key (and the first-load payload can be matched against it).
  */
-import type { ApiClient } from '../../lib/api';
-import type { components } from '../../lib/api/schema';
+import type { ApiClient } from '../api';
+import type { components } from '../api/schema';
 import { normalizeMediaSource, normalizeNewsItem, normalizePage, type NewsItem } from './model';
 
 export type Params = Record<string, string>;

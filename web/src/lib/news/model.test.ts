@@ -10,7 +10,6 @@ import {
   thumbnailOf,
   type NewsItem,
 } from './model';
-import { dataFetchStatus } from './status';
 
 const item = (overrides: Record<string, unknown> = {}): NewsItem =>
   normalizeNewsItem(newsItem(1, overrides));
@@ -111,16 +110,5 @@ describe('§3 news item shapes', () => {
     expect(detail.related).toEqual([]);
     // Without a media object the publisher comes from the item's flat fields.
     expect(detail.media.name).toBe('The Capitol Ledger');
-  });
-});
-
-describe('§4 data fetch status', () => {
-  it('§4 idle, pending, success, error', () => {
-    expect(dataFetchStatus({ status: 'pending', fetchStatus: 'idle' })).toBe('idle');
-    expect(dataFetchStatus({ status: 'pending', fetchStatus: 'fetching' })).toBe('pending');
-    expect(dataFetchStatus({ status: 'success', fetchStatus: 'fetching' })).toBe('success');
-    expect(dataFetchStatus({ status: 'error', fetchStatus: 'idle' })).toBe('error');
-    // Retrying after an error is pending again.
-    expect(dataFetchStatus({ status: 'error', fetchStatus: 'fetching' })).toBe('pending');
   });
 });
