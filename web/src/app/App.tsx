@@ -9,12 +9,12 @@ import { ServicesContext, type Services } from '../lib/services';
 
 /**
  * Save on every news card (D266), its code loaded when a card first shows it (after the
- * first paint), so the first screen's script does not grow. The button's own module, not
- * the reader feature's index: a dynamic import of the index loads every reader screen, and
- * a static one puts every module the index names into the entry (D415).
+ * first paint), so the first screen's script does not grow. The reader feature's second
+ * public entry, not its index: a dynamic import of the index loads every reader screen, and
+ * a static one puts every module the index names into the entry (D415, D419).
  */
 const CardSaveButton = lazy(() =>
-  import('../features/reader/components/SaveButtons').then((m) => ({
+  import('../features/reader/save').then((m) => ({
     default: m.CardSaveButton,
   })),
 );

@@ -15,7 +15,7 @@ import {
   relativeTime,
   thumbnailOf,
 } from '../lib/news';
-import { localSectionCity, readerCityLabel } from '../features/user/model';
+import { localSectionCity, readerCityLabel } from '../features/user';
 import { type Locale, resolveLocaleCode, splitLocalePath } from '../lib/locale';
 import { sameOriginPath } from '../lib/sameOrigin';
 import routes from '../routes/routes.json';

@@ -2,6 +2,9 @@
  * What the service worker keeps for reading offline (issue 31, D390), as plain rules the
  * worker and the app share and the tests read. Pages and the news reads are asked of the
  * network first and kept as they arrive; a copy answers only when the network does not.
+ *
+ * The offline feature's second public entry: the service worker (src/sw, its own build,
+ * with no DOM and no React) imports this file, never the feature's index.ts (D419).
  */
 
 /** Cache names: the app empties the reader's ones when the reader signs out (D391). */
