@@ -8,9 +8,7 @@
 //! Headlines written in Title Case ("Council Approves New Budget") say nothing about
 //! names, so they give plain words and runs.
 
-use domain::text::fold;
-use std::collections::HashSet;
-use std::sync::LazyLock;
+use domain::text::{fold, headline_stop_words};
 
 /// One phrase of a headline: its folded key (what counts) and its words as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,144 +21,18 @@ pub struct Phrase {
 pub const MAX_PHRASE_WORDS: usize = 3;
 pub const MAX_NAME_WORDS: usize = 4;
 
-const STOP_EN: &[&str] = &[
-    "a", "about", "after", "again", "against", "ahead", "all", "also", "am", "amid", "an", "and", "any", "are", "as",
-    "at", "back", "be", "been", "before", "being", "best", "between", "big", "both", "but", "by", "can", "could",
-    "day", "days", "did", "do", "does", "down", "during", "each", "first", "for", "from", "get", "gets", "had", "has",
-    "have", "he", "her", "here", "his", "how", "i", "if", "in", "into", "is", "it", "its", "just", "last", "latest",
-    "least", "live", "make", "makes", "man", "many", "may", "more", "most", "much", "my", "near", "new", "news",
-    "next", "no", "not", "now", "of", "off", "on", "one", "only", "or", "other", "our", "out", "over", "people",
-    "report", "s", "said", "say", "says", "set", "she", "should", "so", "some", "still", "take", "takes", "than",
-    "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "three", "through", "to",
-    "today", "top", "two", "under", "up", "update", "updates", "us", "via", "video", "vs", "was", "watch", "way", "we",
-    "week", "were", "what", "when", "where", "which", "while", "who", "why", "will", "with", "woman", "would", "year",
-    "years", "yet", "you", "your", "st", "mr", "ms", "dr",
-];
-const STOP_ES: &[&str] = &[
-    "a", "al", "ante", "aqui", "asi", "aun", "como", "con", "contra", "cual", "cuando", "de", "del", "desde", "dia",
-    "dice", "dijo", "donde", "dos", "durante", "e", "el", "ella", "ellos", "en", "entre", "era", "es", "esa", "ese",
-    "eso", "esta", "este", "esto", "estos", "fue", "ha", "han", "hasta", "hay", "hoy", "la", "las", "le", "les", "lo",
-    "los", "mas", "muy", "ni", "no", "nueva", "nuevo", "nuevas", "nuevos", "o", "para", "pero", "por", "porque", "que",
-    "quien", "se", "segun", "ser", "si", "sin", "sobre", "son", "su", "sus", "tambien", "tras", "tres", "un", "una",
-    "uno", "unos", "unas", "y", "ya", "ano", "anos", "video",
-];
-const STOP_FR: &[&str] = &[
-    "a",
-    "afin",
-    "apres",
-    "au",
-    "aux",
-    "avant",
-    "avec",
-    "c",
-    "ce",
-    "cela",
-    "ces",
-    "cette",
-    "chez",
-    "comme",
-    "contre",
-    "d",
-    "dans",
-    "de",
-    "deux",
-    "des",
-    "du",
-    "elle",
-    "en",
-    "encore",
-    "entre",
-    "est",
-    "et",
-    "etre",
-    "fait",
-    "il",
-    "ils",
-    "j",
-    "jour",
-    "l",
-    "la",
-    "le",
-    "les",
-    "leur",
-    "leurs",
-    "lui",
-    "m",
-    "mais",
-    "n",
-    "ne",
-    "nouveau",
-    "nouvelle",
-    "nouveaux",
-    "nouvelles",
-    "on",
-    "ont",
-    "ou",
-    "par",
-    "pas",
-    "plus",
-    "pour",
-    "qu",
-    "que",
-    "qui",
-    "s",
-    "sa",
-    "sans",
-    "se",
-    "ses",
-    "son",
-    "sont",
-    "sous",
-    "sur",
-    "t",
-    "tout",
-    "tous",
-    "trois",
-    "un",
-    "une",
-    "vers",
-    "y",
-    "ete",
-    "selon",
-    "annee",
-    "ans",
-    "video",
-];
 /// Never the first word of a name.
 const ARTICLES: &[&str] = &["the", "a", "an"];
 /// Lower-case words that may join the words of a name.
 const CONNECTORS: &[&str] = &["of", "de", "del", "la", "du", "des", "le", "los", "las"];
 
-fn lang_index(lang: &str) -> usize {
-    match lang.get(..2).map(|l| l.to_ascii_lowercase()).as_deref() {
-        Some("es") => 1,
-        Some("fr") => 2,
-        _ => 0,
-    }
-}
-
-/// Each language's stop words with English's (which every language's headlines borrow).
-static STOP: LazyLock<[HashSet<&'static str>; 3]> = LazyLock::new(|| {
-    let with_en = |own: &[&'static str]| STOP_EN.iter().chain(own).copied().collect();
-    [with_en(&[]), with_en(STOP_ES), with_en(STOP_FR)]
-});
-
-/// A folded word is a stop word of the headline's language or of English, or too
-/// short, or only digits.
+/// A folded word is a stop word of the headline's language or of English
+/// ([`headline_stop_words`]), or too short, or only digits.
 pub fn is_stop(folded: &str, lang: &str) -> bool {
     if folded.len() < 2 || folded.bytes().all(|b| b.is_ascii_digit()) {
         return true;
     }
-    STOP[lang_index(lang)].contains(folded)
-}
-
-/// [`fold`] of one word, without its work for the plain ASCII most words are.
-fn fold_word(word: &str) -> String {
-    if word.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        word.to_ascii_lowercase()
-    } else {
-        fold(word)
-    }
+    headline_stop_words(lang).contains(folded)
 }
 
 struct Word<'a> {
@@ -178,7 +50,7 @@ fn words<'a>(title: &'a str, lang: &str) -> Vec<Word<'a>> {
     let mut start: Option<usize> = None;
     let push = |out: &mut Vec<Word<'a>>, s: usize, e: usize, brk: &mut bool| {
         let text = &title[s..e];
-        let folded = fold_word(text);
+        let folded = fold(text);
         let capital = text.chars().next().is_some_and(char::is_uppercase);
         let stop = is_stop(&folded, lang);
         out.push(Word {

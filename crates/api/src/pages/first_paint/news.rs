@@ -8,8 +8,7 @@ use super::{CATEGORIES, DETAIL, FEED, SEARCH_NEWS, Writer};
 use crate::pages::locale::encode_uri_component;
 use crate::pages::shared::{home_section_size, leads_with_first};
 use crate::pages::shell::escape_html;
-use unicode_normalization::UnicodeNormalization;
-use unicode_normalization::char::is_combining_mark;
+use domain::text::fold_for_highlight;
 
 /// The category tabs' ids in display order (web `CATEGORY_IDS`, D62).
 fn category_ids() -> impl Iterator<Item = &'static str> {
@@ -321,18 +320,10 @@ fn highlight(w: &mut Writer, text: &str, terms: &[String]) {
     }
 }
 
-fn fold_char(c: char) -> String {
-    c.to_string()
-        .nfd()
-        .filter(|c| !is_combining_mark(*c))
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
 pub(super) fn highlight_parts<'t>(text: &'t str, terms: &[String]) -> Vec<(&'t str, bool)> {
     let mut wanted: Vec<String> = terms
         .iter()
-        .map(|t| t.trim().chars().map(fold_char).collect::<String>())
+        .map(|t| t.trim().chars().map(fold_for_highlight).collect::<String>())
         .filter(|t| !t.is_empty())
         .collect();
     wanted.dedup();
@@ -343,7 +334,7 @@ pub(super) fn highlight_parts<'t>(text: &'t str, terms: &[String]) -> Vec<(&'t s
     let mut folded: Vec<char> = Vec::new();
     let mut map: Vec<usize> = Vec::new();
     for (at, c) in text.char_indices() {
-        for f in fold_char(c).chars() {
+        for f in fold_for_highlight(c).chars() {
             folded.push(f);
             map.push(at);
         }
