@@ -4,6 +4,7 @@
 
 use crate::parse::RawItem;
 use domain::constants::{NEWS_TYPE_AUDIO, NEWS_TYPE_VIDEO};
+use domain::text::function_word_language;
 /// The text rules of SPEC §3.18 / §9.6 live in `domain` (D226); named here too for
 /// the callers that clean items.
 pub use domain::text::{collapse_whitespace, cut_on_word, summary_of};
@@ -775,26 +776,6 @@ fn detect_language(text: &str, hint: Option<&str>) -> String {
     detected.or(hint).unwrap_or_else(|| "en".to_string())
 }
 
-/// Function words common in one of English, Spanish and French and rare in the other
-/// two (words the languages share, like "de", "la", "en", "que", "un", are left out).
-fn stop_word_language(word: &str) -> Option<usize> {
-    const EN: usize = 0;
-    const ES: usize = 1;
-    const FR: usize = 2;
-    Some(match word {
-        "the" | "and" | "of" | "to" | "is" | "was" | "for" | "that" | "with" | "are" | "has" | "have" | "will"
-        | "said" | "from" | "this" | "by" | "at" | "it" | "were" | "which" | "who" | "their" | "they" | "been"
-        | "after" | "about" | "would" | "not" | "but" | "its" | "be" | "his" | "her" | "than" | "into" | "over" => EN,
-        "el" | "los" | "las" | "del" | "y" | "por" | "para" | "con" | "una" | "al" | "como" | "más" | "pero"
-        | "sus" | "su" | "fue" | "esta" | "este" | "dijo" | "también" | "sobre" | "muy" | "hay" | "está" | "están"
-        | "desde" | "cuando" | "hasta" | "según" | "ayuntamiento" => ES,
-        "le" | "les" | "des" | "du" | "et" | "est" | "une" | "pour" | "dans" | "sur" | "au" | "aux" | "avec"
-        | "qui" | "ce" | "cette" | "pas" | "il" | "elle" | "ont" | "été" | "sont" | "leur" | "mais" | "ses" | "à"
-        | "où" | "selon" | "ces" | "nous" | "était" | "aussi" | "être" => FR,
-        _ => return None,
-    })
-}
-
 /// Whether `text` reads plainly as `lang` by its function words: at least six of them,
 /// and four times as many as of either other language.
 fn stop_words_confirm(text: &str, lang: &str) -> bool {
@@ -811,7 +792,7 @@ fn stop_words_confirm(text: &str, lang: &str) -> bool {
     {
         lower.clear();
         lower.extend(word.chars().flat_map(char::to_lowercase));
-        if let Some(l) = stop_word_language(&lower) {
+        if let Some(l) = function_word_language(&lower) {
             counts[l] += 1;
         }
     }

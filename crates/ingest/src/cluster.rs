@@ -3,7 +3,8 @@
 //! clusters are news right now.
 //!
 //! A [`Signature`] is the set of an item's *terms*: the title and summary accent-folded,
-//! lowercased, split into words, stopwords (of the item's language and English) dropped,
+//! lowercased, split into words, stopwords (of the item's language and English,
+//! `domain::text::story_stop_words`) dropped,
 //! each word cut to its first [`STEM_LEN`] letters (a light stemmer that also meets across
 //! languages: "operators"/"operadores", "Montréal"/"montréalais"), with weekdays, months
 //! and small number words mapped to language-neutral forms ("Monday" = "lunes" = "lundi",
@@ -20,8 +21,7 @@
 //! hashes, which a store can index to fetch only candidates that share one (every pair
 //! [`same_story`] accepts shares an anchor).
 
-use std::collections::HashSet;
-use std::sync::LazyLock;
+use domain::text::{fold_letter_into, story_stop_words};
 
 mod window;
 #[cfg(test)]
@@ -124,7 +124,7 @@ fn normalise(terms: &mut Vec<u32>) {
 
 /// The signature of an item from its title and summary (plain text) and language code.
 pub fn signature(title: &str, summary: &str, lang: &str) -> Signature {
-    let stop = stopwords(lang);
+    let stop = story_stop_words(lang);
     let mut terms: Vec<u32> = Vec::with_capacity(48);
     let mut buf = String::with_capacity(title.len() + summary.len());
     let mut words: Vec<Word> = Vec::with_capacity(64);
@@ -567,7 +567,8 @@ struct Token {
     sentence_start: bool,
 }
 
-/// Words of a text, folded into `word`: letters lowercased and accent-free, digits kept;
+/// Words of a text, folded into `word` ([`fold_letter_into`]): letters lowercased and
+/// accent-free, digits kept;
 /// "2,000" and "4.5" are one number, apostrophes and hyphens split words.
 struct Tokens<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
@@ -620,7 +621,7 @@ impl<'a> Tokens<'a> {
             if !c.is_alphanumeric() {
                 break;
             }
-            fold_into(c, word);
+            fold_letter_into(c, word);
             self.chars.next();
         }
         Some(Token {
@@ -629,144 +630,6 @@ impl<'a> Tokens<'a> {
             sentence_start,
         })
     }
-}
-
-/// Lowercase, accent-free form of one character, appended to `out`.
-fn fold_into(c: char, out: &mut String) {
-    if c.is_ascii() {
-        out.push(c.to_ascii_lowercase());
-        return;
-    }
-    let folded = match c {
-        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' => 'a',
-        'ç' | 'Ç' => 'c',
-        'è' | 'é' | 'ê' | 'ë' | 'È' | 'É' | 'Ê' | 'Ë' => 'e',
-        'ì' | 'í' | 'î' | 'ï' | 'Ì' | 'Í' | 'Î' | 'Ï' => 'i',
-        'ñ' | 'Ñ' => 'n',
-        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | 'Ø' => 'o',
-        'ù' | 'ú' | 'û' | 'ü' | 'Ù' | 'Ú' | 'Û' | 'Ü' => 'u',
-        'ý' | 'ÿ' | 'Ý' => 'y',
-        'æ' | 'Æ' => {
-            out.push_str("ae");
-            return;
-        }
-        'œ' | 'Œ' => {
-            out.push_str("oe");
-            return;
-        }
-        'ß' => {
-            out.push_str("ss");
-            return;
-        }
-        _ => {
-            out.extend(c.to_lowercase());
-            return;
-        }
-    };
-    out.push(folded);
-}
-
-const STOP_EN: &[&str] = &[
-    "a", "about", "after", "all", "also", "an", "and", "are", "as", "at", "be", "been", "before", "but", "by", "can",
-    "could", "did", "do", "for", "from", "had", "has", "have", "he", "her", "his", "how", "if", "in", "into", "is",
-    "it", "its", "last", "more", "most", "new", "next", "not", "now", "of", "on", "one", "or", "other", "our", "out",
-    "over", "said", "says", "she", "so", "some", "than", "that", "the", "their", "them", "then", "there", "these",
-    "they", "this", "those", "to", "up", "was", "we", "week", "were", "what", "when", "where", "which", "while", "who",
-    "will", "with", "would", "year", "years", "you", "your", "st", "mr", "ms", "dr",
-];
-const STOP_ES: &[&str] = &[
-    "a", "al", "ante", "aun", "como", "con", "contra", "cual", "de", "del", "desde", "dijo", "donde", "durante", "e",
-    "el", "ella", "ellos", "en", "entre", "era", "es", "esa", "ese", "esta", "este", "esto", "fue", "ha", "han",
-    "hasta", "hay", "la", "las", "le", "les", "lo", "los", "mas", "muy", "nueva", "nuevo", "nuevas", "nuevos", "o",
-    "para", "pero", "por", "que", "se", "segun", "ser", "si", "sin", "sobre", "son", "su", "sus", "tambien", "tras",
-    "un", "una", "uno", "unos", "unas", "y", "ya", "ano", "anos",
-];
-const STOP_FR: &[&str] = &[
-    "a",
-    "afin",
-    "au",
-    "aux",
-    "avec",
-    "c",
-    "ce",
-    "ces",
-    "cette",
-    "d",
-    "dans",
-    "de",
-    "des",
-    "du",
-    "elle",
-    "en",
-    "est",
-    "et",
-    "etre",
-    "il",
-    "ils",
-    "j",
-    "l",
-    "la",
-    "le",
-    "les",
-    "leur",
-    "leurs",
-    "lui",
-    "m",
-    "mais",
-    "n",
-    "ne",
-    "nouveau",
-    "nouvelle",
-    "nouveaux",
-    "nouvelles",
-    "on",
-    "ont",
-    "ou",
-    "par",
-    "pas",
-    "plus",
-    "pour",
-    "qu",
-    "que",
-    "qui",
-    "s",
-    "sa",
-    "se",
-    "ses",
-    "son",
-    "sont",
-    "sur",
-    "t",
-    "un",
-    "une",
-    "y",
-    "a",
-    "ete",
-    "selon",
-    "annee",
-    "ans",
-];
-
-static STOP: LazyLock<[HashSet<&'static str>; 4]> = LazyLock::new(|| {
-    let set = |lists: &[&[&'static str]]| lists.iter().flat_map(|l| l.iter().copied()).collect::<HashSet<_>>();
-    [
-        set(&[STOP_EN]),
-        set(&[STOP_EN, STOP_ES]),
-        set(&[STOP_EN, STOP_FR]),
-        set(&[STOP_EN, STOP_ES, STOP_FR]),
-    ]
-});
-
-/// The item's language's stopwords plus English ones (names and quotes cross over);
-/// all three for another or unknown language.
-fn stopwords(lang: &str) -> &'static HashSet<&'static str> {
-    let i = match lang.get(..2).map(|l| l.to_ascii_lowercase()).as_deref() {
-        Some("en") => 0,
-        Some("es") => 1,
-        Some("fr") => 2,
-        _ => 3,
-    };
-    &STOP[i]
 }
 
 #[cfg(test)]

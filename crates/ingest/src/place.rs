@@ -4,7 +4,8 @@
 //! its publisher's city. State and province names are places of their own, the longest
 //! name wins, and people named like cities are not places (docs/decisions.md D61, D215).
 
-use geo::{Capital, City, fold};
+use domain::text::{fold, fold_into};
+use geo::{Capital, City};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::LazyLock;
 
@@ -457,7 +458,7 @@ const PLACELESS_GENRES: [&str; 20] = [
 ];
 
 fn is_placeless_genre(title: &str) -> bool {
-    let t = fold_fast(title);
+    let t = fold(title);
     PLACELESS_GENRES.iter().any(|p| {
         t.starts_with(p)
             || t.as_bytes()
@@ -546,11 +547,11 @@ fn names_a_state_or_province(parts: &[&FoldedWords<'_>]) -> bool {
             .iter()
             .enumerate()
             .any(|(i, w)| capitalized(w.text) && w.text.len() > 3 && ADMIN_NAMES.contains_key(p.folded(i)))
-    }) || parts.iter().any(|p| fold_fast(p.text).contains("maritimes"))
+    }) || parts.iter().any(|p| fold(p.text).contains("maritimes"))
 }
 
 fn part_of_other_name(text: &str, start: usize, end: usize) -> bool {
-    let after = fold_fast(text.get(end..).unwrap_or("").split_whitespace().next().unwrap_or(""));
+    let after = fold(text.get(end..).unwrap_or("").split_whitespace().next().unwrap_or(""));
     let before_words: Vec<&str> = text
         .get(..start)
         .unwrap_or("")
@@ -558,13 +559,8 @@ fn part_of_other_name(text: &str, start: usize, end: usize) -> bool {
         .rev()
         .take(2)
         .collect();
-    let before1 = before_words.first().map(|w| fold_fast(w)).unwrap_or_default();
-    let before2 = before_words
-        .iter()
-        .rev()
-        .map(|w| fold_fast(w))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let before1 = before_words.first().map(|w| fold(w)).unwrap_or_default();
+    let before2 = before_words.iter().rev().map(|w| fold(w)).collect::<Vec<_>>().join(" ");
     AFTER_NOT_CITY.contains(&after.as_str())
         || BEFORE_NOT_CITY.contains(&before1.as_str())
         || BEFORE_NOT_CITY.contains(&before2.as_str())
@@ -676,50 +672,6 @@ impl<'a> FoldedWords<'a> {
     }
 }
 
-/// `geo::fold`, without Unicode normalisation for ASCII text. fold(a + " " + b) is
-/// fold(a) and fold(b) joined by a space when both are non-empty (an ASCII space
-/// separates words and stops normalisation), so each whitespace-separated piece is
-/// folded apart: inline when ASCII, by `geo::fold` otherwise.
-fn fold_fast(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    fold_into(text, &mut out);
-    out
-}
-
-/// [`fold_fast`], appended to `out`.
-fn fold_into(text: &str, out: &mut String) {
-    let start = out.len();
-    for piece in text.split_ascii_whitespace() {
-        let piece_start = out.len();
-        if piece_start > start {
-            out.push(' ');
-        }
-        let body_start = out.len();
-        if piece.is_ascii() {
-            let mut pending_space = false;
-            for b in piece.bytes() {
-                if matches!(b, b'\'' | b'`') {
-                    continue;
-                }
-                if b.is_ascii_alphanumeric() {
-                    if pending_space && out.len() > body_start {
-                        out.push(' ');
-                    }
-                    pending_space = false;
-                    out.push(char::from(b.to_ascii_lowercase()));
-                } else {
-                    pending_space = true;
-                }
-            }
-        } else {
-            out.push_str(&fold(piece));
-        }
-        if out.len() == body_start {
-            out.truncate(piece_start);
-        }
-    }
-}
-
 fn capitalized(word: &str) -> bool {
     word.chars().next().is_some_and(char::is_uppercase)
 }
@@ -770,7 +722,7 @@ fn qualifier(text: &str, after: usize) -> Option<(Qualifier, usize)> {
     }
     let window = &text[start..end];
     let ws = words(window);
-    let folds: Vec<String> = ws.iter().take(7).map(|w| fold_fast(w.text)).collect();
+    let folds: Vec<String> = ws.iter().take(7).map(|w| fold(w.text)).collect();
     let lead = ws
         .iter()
         .zip(&folds)
@@ -957,7 +909,7 @@ fn followed_by_surname(fw: &FoldedWords<'_>, i: usize) -> bool {
 
 /// The [`NAMES`] key of the publisher's city ("St. Louis" → "saint louis").
 fn home_key(city: &str) -> String {
-    let folded = fold_fast(city);
+    let folded = fold(city);
     geo::long_forms(&folded).unwrap_or(folded)
 }
 
@@ -1154,23 +1106,6 @@ mod tests {
 
     fn pair(name: &str, admin: &str) -> (String, String) {
         (name.to_string(), admin.to_string())
-    }
-
-    #[test]
-    fn fast_fold_is_fold() {
-        for text in [
-            "  St. John's, NL ",
-            "Montréal-Nord et l’Outaouais",
-            "Trois-Rivières",
-            "Œuvre-ÆSS ß",
-            "d'Ottawa `x` --",
-            "Montre\u{301}al İstanbul",
-            "a\tb\nc  ",
-            "",
-            "'",
-        ] {
-            assert_eq!(fold_fast(text), fold(text), "{text:?}");
-        }
     }
 
     #[test]
