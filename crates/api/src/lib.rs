@@ -15,7 +15,6 @@ pub mod geo_api;
 pub mod guests;
 pub mod health;
 pub mod history;
-pub mod i18n;
 pub mod image_proxy;
 pub mod known_news;
 pub mod metrics;
@@ -25,11 +24,11 @@ pub mod nonces;
 pub mod openapi;
 pub mod operator;
 pub mod pages;
-pub mod push;
+pub mod push_api;
 pub mod rate_limit;
 pub mod read_cache;
 pub mod reader;
-pub mod reader_view;
+pub mod reader_views;
 pub mod report;
 pub mod same_origin;
 pub mod security;
@@ -117,12 +116,12 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(news_api::trends::trends_handler))
         .routes(routes!(weather::weather_handler))
         .routes(routes!(weather_alerts::alerts_handler))
-        .routes(routes!(push::api::key))
-        .routes(routes!(push::api::subscribe))
-        .routes(routes!(push::api::unsubscribe))
-        .routes(routes!(push::api::settings))
-        .routes(routes!(push::api::update_settings))
-        .routes(routes!(push::api::by_notification))
+        .routes(routes!(push_api::key))
+        .routes(routes!(push_api::subscribe))
+        .routes(routes!(push_api::unsubscribe))
+        .routes(routes!(push_api::settings))
+        .routes(routes!(push_api::update_settings))
+        .routes(routes!(push_api::by_notification))
         .routes(routes!(report::report))
         .routes(routes!(operator::usage))
         .routes(routes!(operator::usage_export))

@@ -59,7 +59,7 @@ pub struct ApiConfig {
     /// `--eccc-url`; `--demo` makes them up, D284–D287).
     pub weather_alerts: providers::weather::alerts::AlertsConfig,
     /// Web Push: the notifier, private push targets, the VAPID subject (issue 19).
-    pub push: crate::push::service::PushConfig,
+    pub push: push::service::PushConfig,
     /// Usage reports: retention and the per-address limit (D333).
     pub report: crate::report::config::ReportConfig,
     /// Guests: how many one address may create, when idle ones are purged (D351, D352).
@@ -126,7 +126,7 @@ pub struct Inner {
     /// Whole pages kept the same way (D145).
     pub page_cache: crate::pages::kept::PageCache,
     /// Readers' blocks, mutes and follows, as public answers apply them (D270).
-    pub reader_views: crate::reader_view::ReaderViews,
+    pub reader_views: crate::reader_views::ReaderViews,
     /// Stories known to exist, for the reader's writes (D275).
     pub known_news: crate::known_news::KnownNews,
     /// Realtime trends per country, language and state (D301).
@@ -141,7 +141,7 @@ pub struct Inner {
     /// Official alerts per city, kept and renewed (D286).
     pub weather_alerts: providers::weather::alerts::WeatherAlerts,
     /// Web Push: this server's key and its deliveries (issue 19).
-    pub push: Arc<crate::push::service::Push>,
+    pub push: Arc<push::service::Push>,
     /// Reports per address (D333).
     pub report_limit: crate::rate_limit::RateLimit,
     /// New guests per address (D351).
@@ -176,7 +176,7 @@ impl AppState {
             history: providers::history::kept::History::new(config.history.clone()),
             weather: providers::weather::Weather::new(config.weather.clone()),
             weather_alerts: providers::weather::alerts::WeatherAlerts::new(config.weather_alerts.clone()),
-            push: Arc::new(crate::push::service::Push::new(config.push.clone())),
+            push: Arc::new(push::service::Push::new(config.push.clone())),
             report_limit: crate::rate_limit::RateLimit::new(config.report.burst, config.report.every),
             guest_limit: crate::rate_limit::RateLimit::new(config.guests.burst, config.guests.every),
             call_limit: config.calls.limit().map(Arc::new),

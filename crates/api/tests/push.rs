@@ -8,9 +8,9 @@
 
 mod support;
 
-use api::push::notifier::{Notifier, RoundReport};
-use api::push::service::{Push, PushConfig};
 use fake_providers::push::{FakePushService, FakeSubscription, PushBehaviour};
+use push::notifier::{Notifier, RoundReport};
+use push::service::{Push, PushConfig};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,7 +23,7 @@ const MINUTE: i64 = 60_000;
 fn push_config() -> PushConfig {
     PushConfig {
         notifier: false,
-        targets: api::push::endpoint::PushTargets {
+        targets: push::endpoint::PushTargets {
             allow_private: true,
             ..Default::default()
         },
@@ -248,7 +248,7 @@ async fn d356_another_readers_endpoint_is_refused_not_moved(app: &TestApp) {
         .await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["code"], 409);
-    assert_eq!(body["message"], api::push::api::TAKEN_MESSAGE);
+    assert_eq!(body["message"], api::push_api::TAKEN_MESSAGE);
     let count = |device: &'static str, token: String| async move {
         let (_, body) = app.call(device, "/user/push/settings", Some(&token), json!({})).await;
         body["data"]["subscriptions"].clone()
@@ -317,7 +317,7 @@ async fn d355_a_known_name_that_resolves_to_a_private_address_is_refused_and_dro
         ..Default::default()
     });
     let config = PushConfig {
-        targets: api::push::endpoint::PushTargets {
+        targets: push::endpoint::PushTargets {
             extra_hosts: vec!["rebind.test".into()],
             allow_private: false,
         },

@@ -5,9 +5,9 @@
 
 mod support;
 
-use api::push::notifier::Notifier;
-use api::push::service::{Push, PushConfig};
 use fake_providers::push::FakePushService;
+use push::notifier::Notifier;
+use push::service::{Push, PushConfig};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use store::content::{ClusterChoice, ClusterId};
@@ -90,7 +90,7 @@ async fn notify_fan_out_to_100_000_subscriptions() {
     let setup = setup.elapsed();
     // Quiet hours off for a fair count whatever the hour.
     let config = PushConfig {
-        targets: api::push::endpoint::PushTargets {
+        targets: push::endpoint::PushTargets {
             allow_private: true,
             ..Default::default()
         },

@@ -8,6 +8,7 @@ pub mod constants;
 pub mod envelope;
 pub mod geo;
 pub mod heartbeat;
+pub mod i18n;
 pub mod ids;
 pub mod locale;
 pub mod notify;

@@ -517,11 +517,11 @@ impl ServeArgs {
                 demo: self.demo,
                 ..Default::default()
             },
-            push: api::push::service::PushConfig {
+            push: push::service::PushConfig {
                 notifier: self.push_interval > 0,
                 interval: std::time::Duration::from_secs(self.push_interval.max(1)),
-                targets: api::push::endpoint::PushTargets {
-                    extra_hosts: api::push::endpoint::parse_push_hosts(&self.push_hosts)
+                targets: push::endpoint::PushTargets {
+                    extra_hosts: push::endpoint::parse_push_hosts(&self.push_hosts)
                         .map_err(|e| anyhow::anyhow!("LOCALWIRE_PUSH_HOSTS: {e}"))?,
                     allow_private: self.allow_private_push,
                 },

@@ -206,7 +206,7 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     api::news_api::trends::warm_up(&state);
     // Web Push (issue 19): the notifier shares the state's sender and key.
     let notifier = state.config.push.notifier.then(|| {
-        let notifier = api::push::notifier::Notifier::new(store.clone(), state.push.clone());
+        let notifier = push::notifier::Notifier::new(store.clone(), state.push.clone());
         let _ = state
             .loops
             .notifier

@@ -11,6 +11,7 @@ pub mod contract_reports;
 pub mod contract_support;
 pub mod contract_things;
 pub mod push;
+pub mod reader_view;
 pub mod reports;
 pub mod retention;
 pub mod things;

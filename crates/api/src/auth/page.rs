@@ -5,11 +5,11 @@
 //! whole-window sign-in goes back to the page the reader was on.
 
 use super::{Failure, display_name};
-use crate::i18n::{t, t_with};
 use crate::pages::shell::escape_html;
 use crate::same_origin::same_origin_path;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use domain::i18n::{t, t_with};
 use domain::locale::Locale;
 
 pub enum Outcome {

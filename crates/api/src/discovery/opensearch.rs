@@ -1,9 +1,9 @@
 //! OpenSearch descriptions (D374), one per language: a browser that finds the
 //! `<link rel="search">` in a page offers our news search from its address bar.
 
-use crate::i18n::t;
 use crate::pages::locale::localized_path;
 use crate::xml;
+use domain::i18n::t;
 use domain::locale::Locale;
 
 /// The description's address for a language. Pages link it from their head

@@ -5,12 +5,12 @@
 //! Plain functions from rows to XML; [`make`] reads what they need from the store.
 
 use crate::envelope::ApiError;
-use crate::i18n::t;
 use crate::pages::data::iso8601;
 use crate::pages::locale::localized_path;
 use crate::state::AppState;
 use crate::xml;
 use domain::geo::Country;
+use domain::i18n::t;
 use domain::locale::Locale;
 use ingest::categorize::CATEGORIES;
 use std::fmt::Write;

@@ -2,7 +2,6 @@
 
 use crate::envelope::ApiError;
 use crate::read_cache::CacheControl;
-use crate::reader_view::ReaderView;
 use crate::state::{AppState, now_ms};
 use crate::viewer::view_for;
 use axum::extract::Query;
@@ -12,6 +11,7 @@ use axum::response::Response;
 use serde::Serialize;
 use std::future::Future;
 use std::sync::Arc;
+use store::reader_view::ReaderView;
 
 /// Cache lifetimes (seconds) of lists and of details.
 pub const LIST_MAX_AGE: u32 = 30;

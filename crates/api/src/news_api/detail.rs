@@ -7,7 +7,6 @@ use super::params::{lang_filter, whole_number};
 use crate::envelope::ApiError;
 use crate::geo_api::Params;
 use crate::news_json::{MediaDoc, NewsItem, Reason};
-use crate::reader_view::ReaderView;
 use crate::state::{AppState, now_ms};
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
@@ -15,6 +14,7 @@ use axum::response::Response;
 use domain::locale::Locale;
 use serde::Serialize;
 use store::content::{ClusterId, ListFilter, Listing, NewsId, PlaceKey};
+use store::reader_view::ReaderView;
 use utoipa::{IntoParams, ToSchema};
 
 /// `related` in news/detail.

@@ -9,7 +9,6 @@ use super::params::{Common, category_param, optional_whole_number, present, quer
 use crate::envelope::ApiError;
 use crate::geo_api::{Params, bad};
 use crate::news_json::{MediaDoc, PLAIN, PageToken, Reason};
-use crate::reader_view::ReaderView;
 use crate::state::{AppState, now_ms};
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
@@ -18,6 +17,7 @@ use domain::geo::Country;
 use domain::locale::Locale;
 use geo::CityId;
 use store::content::{Listing, MediaId, PlaceKey, SearchQuery};
+use store::reader_view::ReaderView;
 use utoipa::IntoParams;
 
 /// `top` ranks stories with an item in this window (from the start of its first six-hour

@@ -7,12 +7,12 @@ use super::params::{Common, bad_token};
 use crate::envelope::ApiError;
 use crate::geo_api::CityDoc;
 use crate::news_json::Reason;
-use crate::reader_view::ReaderView;
 use crate::state::AppState;
 use domain::geo::Country;
 use domain::locale::Locale;
 use geo::{City, CityId};
 use store::content::{Listing, PlaceKey};
+use store::reader_view::ReaderView;
 
 /// A quiet city's first page widens until it has this many items (or `size`, if smaller).
 pub const LOCAL_MIN_ITEMS: usize = 8;

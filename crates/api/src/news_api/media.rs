@@ -5,12 +5,12 @@ use super::params::whole_number;
 use crate::envelope::ApiError;
 use crate::geo_api::Params;
 use crate::news_json::MediaDoc;
-use crate::reader_view::ReaderView;
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
 use store::content::MediaId;
+use store::reader_view::ReaderView;
 use utoipa::IntoParams;
 
 /// `GET /api/media/detail`'s parameters, as parsed and as documented (D228).

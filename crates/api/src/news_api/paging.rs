@@ -3,11 +3,11 @@
 
 use crate::envelope::ApiError;
 use crate::news_json::{MAX_OFFSET, NewsItem, PageToken, Reason};
-use crate::reader_view::ReaderView;
 use crate::state::AppState;
 use domain::locale::Locale;
 use std::collections::HashSet;
 use store::content::{After, ClusterId, ListFilter, Listing, NewsId, NewsRow};
+use store::reader_view::ReaderView;
 
 /// Whether a row repeats an item or a story already on the page.
 #[derive(Default)]

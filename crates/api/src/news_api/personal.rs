@@ -9,7 +9,6 @@ use super::params::{Common, DEFAULT_SIZE, MAX_SIZE};
 use crate::envelope::{ApiError, ok};
 use crate::news_json::{PLAIN, PageToken, Reason};
 use crate::reader::reader;
-use crate::reader_view::ReaderView;
 use crate::signed::Signed;
 use crate::state::{AppState, now_ms};
 use crate::viewer::view_for;
@@ -20,6 +19,7 @@ use serde::Deserialize;
 use std::collections::HashSet;
 use store::UserId;
 use store::content::{ListFilter, Listing, NewsRow};
+use store::reader_view::ReaderView;
 use store::things::TopicKind;
 use utoipa::ToSchema;
 

@@ -7,7 +7,6 @@ use super::params::{Common, category_param, optional_whole_number, page_size, pa
 use crate::envelope::ApiError;
 use crate::geo_api::{Params, bad};
 use crate::news_json::{MAX_OFFSET, MediaDoc, NewsItem, PageToken, Reason};
-use crate::reader_view::ReaderView;
 use crate::state::{AppState, now_ms};
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
@@ -18,6 +17,7 @@ use domain::text::fold;
 use geo::CityId;
 use serde::Serialize;
 use store::content::{PlaceKey, SearchQuery};
+use store::reader_view::ReaderView;
 use utoipa::{IntoParams, ToSchema};
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -7,7 +7,6 @@ use super::params::lang_filter;
 use crate::envelope::ApiError;
 use crate::geo_api::{Params, bad};
 use crate::news_json::{NewsItem, Reason};
-use crate::reader_view::ReaderView;
 use crate::state::{AppState, now_ms};
 use crate::trends::engine::{MAX_STORIES, Trend};
 use crate::trends::kept::ScopeKey;
@@ -17,6 +16,7 @@ use axum::response::Response;
 use domain::geo::Country;
 use domain::locale::Locale;
 use serde::Serialize;
+use store::reader_view::ReaderView;
 use utoipa::{IntoParams, ToSchema};
 
 /// A state has "enough news" for its own trends with this many stories begun in the

@@ -14,8 +14,6 @@ pub mod shared;
 pub mod shell;
 
 use crate::assets;
-use crate::i18n::{t, t_with};
-use crate::reader_view::ReaderView;
 use crate::same_origin::same_origin_path;
 use crate::session::parse_token;
 use crate::state::{AppState, now_ms};
@@ -24,6 +22,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use data::{PageData, absolute_url, news_article_json_ld};
+use domain::i18n::{t, t_with};
 use domain::locale::{CountryLanguage, Locale, text_direction};
 use domain::user::AccountType;
 use locale::{PageRequest, Rendering, Resolution, localized_path, resolve};
@@ -32,6 +31,7 @@ use routes::{RouteMatch, match_route};
 use serde_json::json;
 use shell::{escape_html, script_safe_json};
 use std::sync::Arc;
+use store::reader_view::ReaderView;
 
 /// The locale cookie (D3): the stored locale code, 365 days, SameSite=Lax.
 pub const LOCALE_COOKIE: &str = "lw_locale";

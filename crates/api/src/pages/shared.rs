@@ -53,7 +53,7 @@ mod tests {
         assert!(home_section_size() > 0);
         for link in SCREENS.nav.iter().chain(&SCREENS.footer) {
             assert!(ROUTES.iter().any(|r| r.path == link.path), "{}", link.path);
-            let name = crate::i18n::t(domain::locale::Locale::En, &link.key);
+            let name = domain::i18n::t(domain::locale::Locale::En, &link.key);
             assert_ne!(name, link.key, "a message for {}", link.key);
         }
         for name in &SCREENS.lead_first {

@@ -3,7 +3,6 @@
 
 use super::reader;
 use crate::envelope::{ApiError, ok};
-use crate::i18n::t;
 use crate::pages::base_url;
 use crate::pages::locale::{encode_uri_component, localized_path};
 use crate::signed::Signed;
@@ -12,6 +11,7 @@ use crate::user::Empty;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
+use domain::i18n::t;
 use domain::locale::Locale;
 use ingest::opml::{OpmlPublisher, write_opml_titled};
 use serde::Serialize;

@@ -4,7 +4,6 @@
 
 use super::{reader, refused};
 use crate::envelope::{ApiError, ok};
-use crate::reader_view::MuteRule;
 use crate::signed::Signed;
 use crate::state::{AppState, now_ms};
 use crate::user::Empty;
@@ -13,6 +12,7 @@ use axum::response::Response;
 use ingest::categorize::CATEGORIES;
 use serde::{Deserialize, Serialize};
 use store::content::{ListFilter, Listing, NewsRow};
+use store::reader_view::MuteRule;
 use store::things::{MuteKind, TopicKind, clean_text};
 use utoipa::ToSchema;
 

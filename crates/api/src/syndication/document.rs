@@ -1,9 +1,9 @@
 //! A feed as the three formats share it: what a page's list says, in the page's language.
 
-use crate::i18n::t;
 use crate::news_api::categories::category_name;
 use crate::pages::data::{absolute_url, main_image_of};
 use crate::pages::locale::localized_path;
+use domain::i18n::t;
 use domain::locale::Locale;
 use serde_json::Value;
 

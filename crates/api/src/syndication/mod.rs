@@ -13,13 +13,11 @@ pub mod json_feed;
 pub mod rss;
 
 use crate::envelope::ApiError;
-use crate::i18n::{t, t_with};
 use crate::pages::base_url;
 use crate::pages::data::page_data;
 use crate::pages::locale::{Rendering, localized_path, query_value, split_locale_prefix};
 use crate::pages::routes::{FeedOf, match_route};
 use crate::read_cache::{CacheControl, Made};
-use crate::reader_view::ReaderView;
 use crate::state::{AppState, now_ms};
 use axum::Router;
 use axum::extract::{Path, State};
@@ -27,8 +25,10 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use document::{FeedDoc, entry, titled};
+use domain::i18n::{t, t_with};
 use domain::locale::{CountryLanguage, Locale};
 use percent_encoding::percent_decode_str;
+use store::reader_view::ReaderView;
 
 /// Feed readers poll every 15 minutes or more; what they get is at most this old.
 pub const MAX_AGE: u32 = 300;

@@ -28,7 +28,7 @@ mod time;
 use super::data::{CATEGORIES, DETAIL, FEED, PageData, SEARCH_NEWS};
 use super::locale::query_value;
 use super::shell::escape_html;
-use crate::i18n::{t, t_with};
+use domain::i18n::{t, t_with};
 use domain::locale::Locale;
 use serde::de::DeserializeOwned;
 

@@ -10,9 +10,8 @@
 //! still breaking. Deliveries run a bounded number at a time, each with a timeout: a
 //! push service that hangs holds one slot, never the round.
 
-use super::crypto::VapidKey;
-use super::service::{Delivery, Push};
-use crate::reader_view::ReaderView;
+use crate::crypto::VapidKey;
+use crate::service::{Delivery, Push};
 use domain::ids::{CityId, ClusterId, NewsId};
 use domain::locale::Locale;
 use domain::notify::{self, Allowance, Budget, StorySignals};
@@ -21,6 +20,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use store::content::{ListFilter, Listing, NewsRow, PlaceKey};
 use store::push::{NotificationSettings, PushSubscription, PushTarget};
+use store::reader_view::ReaderView;
 use store::{Store, UserId};
 use tokio::sync::Semaphore;
 
@@ -106,7 +106,7 @@ pub fn digest_payload(lang: Locale, rows: &[&NewsRow], day_start_ms: i64) -> Pay
     let titles: Vec<String> = rows.iter().map(|r| format!("• {}", cut(&r.title, 80))).collect();
     let count = rows.len().to_string();
     Payload {
-        title: crate::i18n::t_with(lang, "Push_Digest_Title", &[("count", &count)]),
+        title: domain::i18n::t_with(lang, "Push_Digest_Title", &[("count", &count)]),
         body: titles.join("\n"),
         url: article_path(lang, first),
         tag: format!("digest-{}", day_start_ms / 86_400_000),
@@ -267,7 +267,7 @@ impl Notifier {
     }
 
     /// One round at `now_ms` (the clock is the caller's, so tests choose the time).
-    pub async fn round(&self, now_ms: i64) -> Result<RoundReport, super::service::PushError> {
+    pub async fn round(&self, now_ms: i64) -> Result<RoundReport, crate::service::PushError> {
         let key = self.push.key(&*self.store).await?;
         let mut report = RoundReport::default();
         for city_id in self.store.push_cities().await? {
@@ -286,7 +286,7 @@ impl Notifier {
         key: &Arc<VapidKey>,
         city_id: i64,
         now_ms: i64,
-    ) -> Result<RoundReport, super::service::PushError> {
+    ) -> Result<RoundReport, crate::service::PushError> {
         let store = &*self.store;
         let tz = geo::by_id(CityId(city_id))
             .map(|c| c.timezone)
@@ -325,7 +325,7 @@ impl Notifier {
         targets: Vec<PushTarget>,
         at: notify::LocalTime,
         now_ms: i64,
-    ) -> Result<RoundReport, super::service::PushError> {
+    ) -> Result<RoundReport, crate::service::PushError> {
         let store = &*self.store;
         // A reader's browsers in this city, together (ids ascending, so a reader's come in order).
         let mut readers: Vec<Reader> = Vec::new();
@@ -361,7 +361,7 @@ impl Notifier {
             };
             r.allowance = notify::allowance(b, at, c.singles, c.digests);
             if !matches!(r.allowance, Allowance::Nothing(_)) {
-                r.view = Some(crate::viewer::view_of(store, r.user).await?);
+                r.view = Some(store::reader_view::view_of(store, r.user).await?);
                 r.topics = store
                     .followed_topics(r.user)
                     .await?
@@ -474,7 +474,7 @@ impl Notifier {
 
     /// Send every job, [`super::service::PushConfig::concurrency`] deliveries at a time;
     /// then remove gone browsers, count failures, and give back claims nothing delivered.
-    async fn send_all(&self, key: &Arc<VapidKey>, jobs: Vec<Job>) -> Result<RoundReport, super::service::PushError> {
+    async fn send_all(&self, key: &Arc<VapidKey>, jobs: Vec<Job>) -> Result<RoundReport, crate::service::PushError> {
         let limit = Arc::new(Semaphore::new(self.push.config.concurrency.max(1)));
         let mut tasks = tokio::task::JoinSet::new();
         for (j, job) in jobs.iter().enumerate() {

@@ -5,21 +5,16 @@
 //! Feeds, stories, search and pages are public answers kept by key (D140, D143, D145).
 //! A reader with a view gets answers made for that view and kept under the request's key
 //! plus the view's fingerprint, so readers who chose the same things share them, and a
-//! reader who chose nothing shares everyone's. Views are kept briefly here by the token
-//! they came with (a read call then asks the store for nothing but its answer, on either
-//! engine); this process's writes forget them at once.
+//! reader who chose nothing shares everyone's. The API keeps views briefly by the token
+//! they came with (`api::viewer`); the notifier reads them fresh ([`view_of`]).
 
+use crate::content::{MediaId, NewsRow};
+use crate::things::MuteKind;
+use crate::{Store, UserId};
+use domain::text::fold;
 use sha2::{Digest, Sha256};
-use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, LazyLock, Mutex};
-use store::UserId;
-use store::content::{MediaId, NewsRow};
-use store::things::MuteKind;
-
-/// A kept view is read again after this long (writes by another server process).
-pub const VIEW_TTL_MS: i64 = 5_000;
-/// At most this many readers' views are kept; past it the table starts over.
-pub const MAX_VIEWS: usize = 10_000;
+use std::collections::HashSet;
+use std::sync::{Arc, LazyLock};
 
 /// One mute, folded once (accents and case): a keyword is a phrase of whole words of a
 /// story's title or summary, a tag one of its tags, an author its author.
@@ -33,7 +28,7 @@ impl MuteRule {
     pub fn new(kind: MuteKind, value: &str) -> MuteRule {
         MuteRule {
             kind,
-            folded: geo::fold(value.trim()),
+            folded: fold(value.trim()),
         }
     }
 
@@ -50,8 +45,8 @@ impl MuteRule {
                 text.windows(phrase.len())
                     .any(|w| w.iter().zip(&phrase).all(|(a, b)| a == b))
             }
-            MuteKind::Tag => row.tags.iter().any(|t| geo::fold(t) == self.folded),
-            MuteKind::Author => geo::fold(&row.author) == self.folded,
+            MuteKind::Tag => row.tags.iter().any(|t| fold(t) == self.folded),
+            MuteKind::Author => fold(&row.author) == self.folded,
         }
     }
 
@@ -61,7 +56,7 @@ impl MuteRule {
 }
 
 fn story_words(row: &NewsRow) -> Vec<String> {
-    geo::fold(&format!("{} {}", row.title, row.summary))
+    fold(&format!("{} {}", row.title, row.summary))
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_string)
@@ -154,55 +149,23 @@ impl ReaderView {
     }
 }
 
-/// The views of recent readers, by the token they came with (see the module's note), so
-/// that a read call within [`VIEW_TTL_MS`] of the last asks neither for the session nor for
-/// the view. Tokens are kept as a digest, never as they are.
-#[derive(Default)]
-pub struct ReaderViews(Mutex<HashMap<[u8; 16], KeptView>>);
-
-struct KeptView {
-    user: UserId,
-    view: Arc<ReaderView>,
-    at_ms: i64,
-}
-
-/// The key a token is kept by.
-pub fn token_digest(token: &str) -> [u8; 16] {
-    let mut out = [0u8; 16];
-    out.copy_from_slice(&Sha256::digest(token.as_bytes())[..16]);
-    out
-}
-
-impl ReaderViews {
-    /// Forget a reader's view on every token: they blocked, muted or followed something.
-    pub fn forget(&self, user: UserId) {
-        if let Ok(mut map) = self.0.lock() {
-            map.retain(|_, kept| kept.user != user);
-        }
-    }
-
-    pub(crate) fn kept(&self, token: &[u8; 16], now_ms: i64) -> Option<Arc<ReaderView>> {
-        let map = self.0.lock().ok()?;
-        map.get(token)
-            .filter(|kept| (0..VIEW_TTL_MS).contains(&(now_ms - kept.at_ms)))
-            .map(|kept| kept.view.clone())
-    }
-
-    pub(crate) fn keep(&self, token: [u8; 16], user: UserId, view: Arc<ReaderView>, now_ms: i64) {
-        if let Ok(mut map) = self.0.lock() {
-            if map.len() >= MAX_VIEWS && !map.contains_key(&token) {
-                map.clear();
-            }
-            map.insert(
-                token,
-                KeptView {
-                    user,
-                    view,
-                    at_ms: now_ms,
-                },
-            );
-        }
-    }
+/// A reader's view read from the store, unkept: for work with no request behind it (the
+/// notifier, D311), which must see a block or mute the moment it is stored.
+pub async fn view_of(store: &dyn Store, user: UserId) -> crate::Result<ReaderView> {
+    let blocked = store.blocked_media_ids(user).await?;
+    let followed = store
+        .followed_media(user)
+        .await?
+        .into_iter()
+        .map(|f| f.media_id)
+        .collect();
+    let mutes = store
+        .mutes(user)
+        .await?
+        .into_iter()
+        .map(|m| MuteRule::new(m.kind, &m.value))
+        .collect();
+    Ok(ReaderView::new(blocked, followed, mutes))
 }
 
 #[cfg(test)]
@@ -261,24 +224,6 @@ mod tests {
         assert!(muted.hides(&r));
         let follows = ReaderView::new(HashSet::new(), HashSet::from([MediaId(7)]), vec![]);
         assert!(!follows.hides(&r) && follows.follows(MediaId(7)) && follows.hides_nothing());
-    }
-
-    #[test]
-    fn d270_views_are_kept_by_token_briefly_and_forgotten_for_every_token_of_a_reader() {
-        let views = ReaderViews::default();
-        let (a, b, other) = (token_digest("1.a"), token_digest("1.b"), token_digest("2.c"));
-        let view = Arc::new(ReaderView::new(HashSet::from([MediaId(1)]), HashSet::new(), vec![]));
-        views.keep(a, UserId(1), view.clone(), 1_000);
-        views.keep(b, UserId(1), view.clone(), 1_000);
-        views.keep(other, UserId(2), view, 1_000);
-        assert!(views.kept(&a, 1_000 + VIEW_TTL_MS - 1).is_some());
-        assert!(
-            views.kept(&a, 1_000 + VIEW_TTL_MS).is_none(),
-            "read again after the TTL"
-        );
-        views.forget(UserId(1));
-        assert!(views.kept(&a, 1_001).is_none() && views.kept(&b, 1_001).is_none());
-        assert!(views.kept(&other, 1_001).is_some(), "another reader's view stays");
     }
 
     #[test]

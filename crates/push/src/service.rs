@@ -2,8 +2,8 @@
 //! the database so every process shares it, D310), and one delivery to a push service
 //! (RFC 8030 §5) with its retries and timeout, through the feed fetcher's SSRF guard (D355).
 
-use super::crypto::{CryptoError, VapidKey, encrypt};
-use super::endpoint::{EndpointProblem, PushTargets};
+use crate::crypto::{CryptoError, VapidKey, encrypt};
+use crate::endpoint::{EndpointProblem, PushTargets};
 use ingest::fetch::{HostLookup, SystemLookup, guard};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -84,13 +84,13 @@ pub async fn subscribe(State(state): State<AppState>, call: Signed<SubscribeRequ
         .check_endpoint(&body.endpoint)
         .map_err(|e| ApiError::BadRequest(format!("Field `endpoint`: {e}")))?;
     let p256dh = body.keys.p256dh.trim();
-    if super::crypto::from_b64url(p256dh).is_none_or(|k| k.len() != 65 || k[0] != 4) {
+    if push::crypto::from_b64url(p256dh).is_none_or(|k| k.len() != 65 || k[0] != 4) {
         return Err(ApiError::BadRequest(
             "Field `keys.p256dh`: must be the browser's P-256 public key (65 bytes, base64url).".into(),
         ));
     }
     let auth = body.keys.auth.trim();
-    if super::crypto::from_b64url(auth).is_none_or(|a| a.len() != 16) {
+    if push::crypto::from_b64url(auth).is_none_or(|a| a.len() != 16) {
         return Err(ApiError::BadRequest(
             "Field `keys.auth`: must be the browser's 16-byte secret, base64url.".into(),
         ));
