@@ -3,4 +3,4 @@
 # the incremental step. Prints one line for bench/RESULTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --release -p api --test trends_bench -- --ignored --nocapture 2>&1 | grep -E "^trends:|test result|panicked"
+cargo test --release -p trends --test trends_bench -- --ignored --nocapture 2>&1 | grep -E "^trends:|test result|panicked"

@@ -37,7 +37,6 @@ pub mod signed;
 pub mod state;
 pub mod syndication;
 
-pub mod trends;
 pub mod user;
 pub mod viewer;
 pub mod weather;

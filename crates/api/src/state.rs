@@ -130,7 +130,7 @@ pub struct Inner {
     /// Stories known to exist, for the reader's writes (D275).
     pub known_news: crate::known_news::KnownNews,
     /// Realtime trends per country, language and state (D301).
-    pub trends: crate::trends::kept::KeptTrends,
+    pub trends: trends::kept::KeptTrends,
     /// The sign-in providers this server is configured for.
     pub providers: crate::auth::providers::Providers,
     pub sign_in_limits: crate::auth::providers::SignInLimits,

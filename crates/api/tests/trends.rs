@@ -195,7 +195,7 @@ async fn d301_kept_trends_are_brought_up_to_date_with_what_is_new(app: &TestApp)
     let mut corpus = support::seed::seed(app.store.as_ref()).await;
     let now = corpus.now_ms;
     let state = api::AppState::new(app.store.clone(), support::config());
-    let key = api::trends::kept::ScopeKey {
+    let key = trends::kept::ScopeKey {
         filter_lang: "en".into(),
         country: "US".into(),
         state: String::new(),

@@ -8,8 +8,6 @@ use crate::envelope::ApiError;
 use crate::geo_api::{Params, bad};
 use crate::news_json::{NewsItem, Reason};
 use crate::state::{AppState, now_ms};
-use crate::trends::engine::{MAX_STORIES, Trend};
-use crate::trends::kept::ScopeKey;
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
@@ -17,6 +15,8 @@ use domain::geo::Country;
 use domain::locale::Locale;
 use serde::Serialize;
 use store::reader_view::ReaderView;
+use trends::engine::{MAX_STORIES, Trend};
+use trends::kept::ScopeKey;
 use utoipa::{IntoParams, ToSchema};
 
 /// A state has "enough news" for its own trends with this many stories begun in the

@@ -12,7 +12,7 @@
 //! a word, with at least half of the shorter one's recent stories in the longer one) merge
 //! into the longer: the longest phrase that holds is kept.
 
-use super::phrases::Phrase;
+use crate::phrases::Phrase;
 use domain::ids::{ClusterId, MediaId, NewsId};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -253,8 +253,8 @@ fn merge(mut found: Vec<Trend>) -> Vec<Trend> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::phrases::phrases;
     use super::*;
+    use crate::phrases::phrases;
 
     const NOW: i64 = 1_800_000_000_000;
 

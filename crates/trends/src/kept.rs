@@ -10,8 +10,8 @@
 //! the background, one per scope; asks meanwhile are given the trends already made. Only
 //! the very first ask of a scope waits (for the one that makes them).
 
-use super::engine::{self, BASELINE_MS, RECENT_MS, Story, Trend};
-use super::phrases::phrases;
+use crate::engine::{self, BASELINE_MS, RECENT_MS, Story, Trend};
+use crate::phrases::phrases;
 use domain::ids::NewsId;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

@@ -1,10 +1,10 @@
 //! Issue 20's trends budget: trends over 100 000 stories in ≤ 2 s (D301). Ignored by
 //! default; `bench/trends.sh` runs it and prints the times for bench/RESULTS.md.
 
-use api::trends::engine::{HOUR_MS, Story, trends};
-use api::trends::phrases::phrases;
 use domain::ids::{ClusterId, MediaId, NewsId};
 use std::time::Instant;
+use trends::engine::{HOUR_MS, Story, trends};
+use trends::phrases::phrases;
 
 const STORIES: usize = 100_000;
 const NOW: i64 = 1_800_000_000_000;
