@@ -12,7 +12,9 @@
 //! only ever a faster way to the same bytes; the differential tests below hold it to
 //! that on the demo corpus and on random markup.
 
-use super::{TAGS, clean_url, is_html_space, is_tracking_pixel, simple_entity, tag_name};
+use super::TAGS;
+use crate::clean::markup::{is_html_space, simple_entity, tag_name};
+use crate::clean::urls::{clean_url, is_tracking_pixel};
 use url::Url;
 
 /// The `rel` ammonia adds to every link (`Builder::link_rel` in [`super::SANITIZER`]).
@@ -498,10 +500,11 @@ mod tests {
             }
             read += usize::from(check(&html, Some(&base)));
             let clean = super::super::sanitize_html(&html, Some(&base));
-            let (text, story) = super::super::sanitized_texts(&clean);
-            assert_eq!(text, super::super::sanitized_html_text(&clean), "{clean:?}");
+            let (text, story) = crate::clean::html_text::sanitized_texts(&clean);
+            assert_eq!(text, crate::clean::html_text::sanitized_html_text(&clean), "{clean:?}");
             if let Some(story) = story {
-                let two_passes = super::super::sanitized_html_text(&super::super::without_captions(&clean));
+                let two_passes =
+                    crate::clean::html_text::sanitized_html_text(&crate::clean::html_text::without_captions(&clean));
                 assert_eq!(story, two_passes, "{clean:?}");
             }
         }
