@@ -16,6 +16,8 @@ pub mod guests;
 pub mod health;
 pub mod history;
 pub mod image_proxy;
+pub mod image_proxy_api;
+pub mod inline_cache;
 pub mod known_news;
 pub mod metrics;
 pub mod news_api;
@@ -23,16 +25,21 @@ pub mod news_json;
 pub mod nonces;
 pub mod openapi;
 pub mod operator;
+pub mod page_cache;
 pub mod pages;
+pub mod publisher_cities;
 pub mod push_api;
 pub mod rate_limit;
 pub mod read_cache;
 pub mod reader;
 pub mod reader_views;
 pub mod report;
+pub mod report_api;
 pub mod same_origin;
 pub mod security;
 pub mod session;
+pub mod shell;
+pub mod sign_in_providers;
 pub mod signed;
 pub mod state;
 pub mod syndication;
@@ -121,7 +128,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(push_api::settings))
         .routes(routes!(push_api::update_settings))
         .routes(routes!(push_api::by_notification))
-        .routes(routes!(report::report))
+        .routes(routes!(report_api::report))
         .routes(routes!(operator::usage))
         .routes(routes!(operator::usage_export))
         .routes(routes!(operator::feeds::list))
@@ -213,7 +220,7 @@ pub fn router(state: AppState) -> Router {
         .route("/_app/version.json", get(app_config::version))
         .route("/_app/builds/{file}", get(app_config::build_manifest))
         .route("/demo/media/{*path}", get(demo_media::serve))
-        .route("/proxy/{mac}/{address}", get(image_proxy::serve::serve))
+        .route("/proxy/{mac}/{address}", get(image_proxy_api::serve))
         .route("/auth/complete.js", get(auth::page::complete_js))
         .route("/auth/{provider}/start", get(auth::web_flow::start))
         .route("/auth/{provider}/callback", get(auth::web_flow::callback))

@@ -4,7 +4,8 @@
 //! set follows them into their account (D250). Thin: validate, call the store, answer.
 
 use crate::envelope::{ApiError, ok};
-use crate::reader::{AltNews, PageParams, alt_news, next_token, page, reader};
+use crate::reader::{AltNews, PageParams, alt_news, next_token, page};
+use crate::session::reader;
 use crate::signed::Signed;
 use crate::state::{AppState, now_ms};
 use crate::user::Empty;

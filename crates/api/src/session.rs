@@ -59,6 +59,12 @@ pub async fn require_session(state: &AppState, token: Option<&str>, now_ms: i64)
     Ok(session)
 }
 
+/// The reader behind the token: a guest or an account.
+pub async fn reader(state: &AppState, token: Option<&str>) -> Result<store::UserId, ApiError> {
+    let session = require_session(state, token, crate::state::now_ms()).await?;
+    Ok(store::UserId(session.user.id))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

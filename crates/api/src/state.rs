@@ -2,7 +2,7 @@
 
 use crate::metrics::Metrics;
 use crate::nonces::NonceCache;
-use crate::pages::shell::Shell;
+use crate::shell::Shell;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use store::Store;
@@ -118,13 +118,13 @@ pub struct Inner {
     pub shell: Shell,
     pub metrics: Arc<Metrics>,
     /// Publisher cities for nearby local feeds, cached for a minute.
-    pub publisher_cities: crate::news_api::publisher_cities::PublisherCities,
+    pub publisher_cities: crate::publisher_cities::PublisherCities,
     /// Public read answers kept for a few seconds (D140).
     pub read_cache: crate::read_cache::ReadCache,
     /// The pages' inline calls, kept the same way (D143).
-    pub inline_cache: crate::pages::inline_cache::InlineCache,
+    pub inline_cache: crate::inline_cache::InlineCache,
     /// Whole pages kept the same way (D145).
-    pub page_cache: crate::pages::kept::PageCache,
+    pub page_cache: crate::page_cache::PageCache,
     /// Readers' blocks, mutes and follows, as public answers apply them (D270).
     pub reader_views: crate::reader_views::ReaderViews,
     /// Stories known to exist, for the reader's writes (D275).
@@ -132,8 +132,8 @@ pub struct Inner {
     /// Realtime trends per country, language and state (D301).
     pub trends: trends::kept::KeptTrends,
     /// The sign-in providers this server is configured for.
-    pub providers: crate::auth::providers::Providers,
-    pub sign_in_limits: crate::auth::providers::SignInLimits,
+    pub providers: crate::sign_in_providers::Providers,
+    pub sign_in_limits: crate::sign_in_providers::SignInLimits,
     /// Today in history: the days kept and the answers made from them (D290).
     pub history: providers::history::kept::History,
     /// Forecasts per city, kept and renewed (D281).
@@ -171,7 +171,7 @@ impl AppState {
             reader_views: Default::default(),
             known_news: Default::default(),
             trends: Default::default(),
-            providers: crate::auth::providers::Providers::new(config.google.clone(), config.facebook.clone()),
+            providers: crate::sign_in_providers::Providers::new(config.google.clone(), config.facebook.clone()),
             sign_in_limits: Default::default(),
             history: providers::history::kept::History::new(config.history.clone()),
             weather: providers::weather::Weather::new(config.weather.clone()),

@@ -7,7 +7,6 @@
 pub mod label;
 pub mod native;
 pub mod page;
-pub mod providers;
 pub mod web_flow;
 
 use crate::envelope::ApiError;

@@ -5,8 +5,8 @@
 //! whole-window sign-in goes back to the page the reader was on.
 
 use super::{Failure, display_name};
-use crate::pages::shell::escape_html;
 use crate::same_origin::same_origin_path;
+use crate::shell::escape_html;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use domain::i18n::{t, t_with};

@@ -8,7 +8,6 @@
 
 pub mod cache;
 pub mod rewrite;
-pub mod serve;
 
 use crate::envelope::ApiError;
 use crate::rate_limit::RateLimit;
@@ -154,7 +153,7 @@ type InFlight = Arc<tokio::sync::OnceCell<Arc<Kept>>>;
 
 /// The proxy: signs addresses, and fetches, checks and keeps what they name.
 pub struct ImageProxy {
-    config: ImageProxyConfig,
+    pub(crate) config: ImageProxyConfig,
     hmac: hmac::Key,
     /// This server's own address (`--public-url`): its images need no proxy.
     own_origin: Option<String>,
@@ -242,7 +241,7 @@ impl ImageProxy {
     }
 
     /// The address a `/proxy/{mac}/{encoded}` path names, if this server signed it.
-    fn verified(&self, mac: &str, encoded: &str) -> Option<Url> {
+    pub(crate) fn verified(&self, mac: &str, encoded: &str) -> Option<Url> {
         if mac.len() > 64 || encoded.len() > MAX_URL_BYTES * 4 / 3 + 4 {
             return None;
         }
@@ -253,7 +252,7 @@ impl ImageProxy {
     }
 
     /// The image at a signed path: kept, or fetched once however many ask at once.
-    async fn image(&self, url: &Url, client: Option<std::net::IpAddr>) -> Result<Arc<Kept>, ApiError> {
+    pub(crate) async fn image(&self, url: &Url, client: Option<std::net::IpAddr>) -> Result<Arc<Kept>, ApiError> {
         let key = url.as_str();
         if let Some(kept) = self.cache.get(key, Instant::now()) {
             return Ok(kept);

@@ -17,6 +17,5 @@ pub mod media;
 pub mod paging;
 pub mod params;
 pub mod personal;
-pub mod publisher_cities;
 pub mod search;
 pub mod trends;

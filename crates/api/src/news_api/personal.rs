@@ -8,7 +8,7 @@ use super::paging::{Reading, items, keyset_page, keyset_page_where, keyset_token
 use super::params::{Common, DEFAULT_SIZE, MAX_SIZE};
 use crate::envelope::{ApiError, ok};
 use crate::news_json::{PLAIN, PageToken, Reason};
-use crate::reader::reader;
+use crate::session::reader;
 use crate::signed::Signed;
 use crate::state::{AppState, now_ms};
 use crate::viewer::view_for;

@@ -97,7 +97,7 @@ pub struct PageData {
 }
 
 /// Run one call as the API would for the reader's view (kept briefly:
-/// [`InlineCache`](super::inline_cache::InlineCache), per view as the API's answers, D270).
+/// [`InlineCache`](crate::inline_cache::InlineCache), per view as the API's answers, D270).
 pub async fn run(state: &AppState, call: &Call, now: i64, view: &ReaderView) -> Result<Value, ApiError> {
     let key = format!("{}?{:?}\n{}", call.path, call.params, view.fingerprint());
     let generation = state.store.content_generation();

@@ -5,17 +5,15 @@
 pub mod data;
 pub mod feed_links;
 pub mod first_paint;
-pub mod inline_cache;
-pub mod kept;
 pub mod locale;
-pub mod preload;
+pub mod page_key;
 pub mod routes;
 pub mod shared;
-pub mod shell;
 
 use crate::assets;
 use crate::same_origin::same_origin_path;
 use crate::session::parse_token;
+use crate::shell::{escape_html, script_safe_json};
 use crate::state::{AppState, now_ms};
 use crate::viewer::view_for;
 use axum::extract::{Request, State};
@@ -29,7 +27,6 @@ use locale::{PageRequest, Rendering, Resolution, localized_path, resolve};
 use percent_encoding::{NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use routes::{RouteMatch, match_route};
 use serde_json::json;
-use shell::{escape_html, script_safe_json};
 use std::sync::Arc;
 use store::reader_view::ReaderView;
 
@@ -38,7 +35,7 @@ pub const LOCALE_COOKIE: &str = "lw_locale";
 /// The app-settings cookie holding the session token (D4).
 pub const TOKEN_COOKIE: &str = "token";
 /// The app settings (cookies, §3) a page's data depends on; the page cache keys on
-/// them ([`kept::key`]).
+/// them ([`page_key::key`]).
 pub const ISO_COOKIE: &str = "iso";
 pub const CITY_COOKIE: &str = "cityId";
 /// Longest path shown back in a page; longer ones are cut (a 10 000-character path
@@ -187,7 +184,7 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
     let now = now_ms();
     let view = page_view(&state, headers, now).await;
     let key = match &matched {
-        Some(m) if !m.route.auth => kept::key(
+        Some(m) if !m.route.auth => page_key::key(
             req.uri().path_and_query().map_or(raw_path, |pq| pq.as_str()),
             headers,
             state.config.public_url.is_none(),
@@ -201,7 +198,7 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
     if let Some(key) = &key
         && let Some(page) = state.page_cache.get(key, generation, now)
     {
-        return kept::respond(&page, headers);
+        return crate::page_cache::respond(&page, headers);
     }
     let data = match &matched {
         Some(m) => data::page_data(&state, headers, &rendering, m, req.uri().query(), now, &view).await,
@@ -218,7 +215,7 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
     if let Some(key) = &key {
         state.page_cache.put(key, generation, now, page.clone());
     }
-    kept::respond(&page, headers)
+    crate::page_cache::respond(&page, headers)
 }
 
 /// The header's city (web `Header`): §3.3 cityShow of the `city` and `adminCode` app
@@ -261,7 +258,7 @@ fn render_page(
     matched: Option<&RouteMatch>,
     (shown, query): (&str, Option<&str>),
     page: &PageData,
-) -> kept::Page {
+) -> crate::page_cache::Page {
     let locale = r.locale;
     let app = t(locale, "App_Name");
     let (status, title, description, error) = match matched {
@@ -497,7 +494,7 @@ fn render_page(
         );
         HeaderValue::from_str(&value).ok()
     });
-    kept::Page::new(status, html, set_cookie)
+    crate::page_cache::Page::new(status, html, set_cookie)
 }
 
 #[cfg(test)]

@@ -17,21 +17,14 @@ pub mod settings;
 
 use crate::envelope::ApiError;
 use crate::news_json::MediaDoc;
-use crate::session::require_session;
-use crate::state::{AppState, now_ms};
+pub use crate::session::reader;
+use crate::state::AppState;
 use domain::ids::{MediaId, NewsId};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use store::UserId;
 use store::content::{ListFilter, Listing};
 use store::things::{Cursor, MAX_PAGE, Outcome, Page, Refusal};
 use utoipa::ToSchema;
-
-/// The reader behind the token: a guest or an account.
-pub async fn reader(state: &AppState, token: Option<&str>) -> Result<UserId, ApiError> {
-    let session = require_session(state, token, now_ms()).await?;
-    Ok(UserId(session.user.id))
-}
 
 /// `{news_id}`: the payload of the calls about one story.
 #[derive(Deserialize, ToSchema)]

@@ -3,7 +3,7 @@
 
 use super::Writer;
 use crate::pages::shared::SCREENS;
-use crate::pages::shell::escape_html;
+use crate::shell::escape_html;
 use domain::locale::CountryLanguage;
 
 // Mirrors web/src/app/layout/Logo.tsx (Logo)

@@ -27,7 +27,7 @@ mod time;
 
 use super::data::{CATEGORIES, DETAIL, FEED, PageData, SEARCH_NEWS};
 use super::locale::query_value;
-use super::shell::escape_html;
+use crate::shell::escape_html;
 use domain::i18n::{t, t_with};
 use domain::locale::Locale;
 use serde::de::DeserializeOwned;

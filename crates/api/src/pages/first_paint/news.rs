@@ -7,7 +7,7 @@ use super::time::{full_date, iso, relative_time};
 use super::{CATEGORIES, DETAIL, FEED, SEARCH_NEWS, Writer};
 use crate::pages::locale::encode_uri_component;
 use crate::pages::shared::{home_section_size, leads_with_first};
-use crate::pages::shell::escape_html;
+use crate::shell::escape_html;
 use domain::text::fold_for_highlight;
 
 /// The category tabs' ids in display order (web `CATEGORY_IDS`, D62).

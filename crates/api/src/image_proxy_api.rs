@@ -1,8 +1,8 @@
-//! The proxy's HTTP side (D380): `GET /proxy/{mac}/{address}`. Apart from the signing
+//! The image proxy's HTTP side (D380): `GET /proxy/{mac}/{address}`. Apart from the signing
 //! and fetching in `image_proxy`, which the app state holds, so that imports run one way.
 
-use super::cache::{Image, Kept};
 use crate::envelope::ApiError;
+use crate::image_proxy::cache::{Image, Kept};
 use crate::rate_limit::client_ip;
 use crate::state::AppState;
 use axum::extract::{Path, Request, State};

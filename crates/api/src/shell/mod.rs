@@ -2,8 +2,10 @@
 //! answer is a few string copies: `<html lang dir>`, `<!--lw:head-->` (title, meta,
 //! links) and `<!--lw:payload-->` (the first data as JSON).
 
-use super::preload::Preloads;
+pub mod preload;
+
 use crate::assets::WebDist;
+use preload::Preloads;
 use sha2::{Digest, Sha256};
 
 const HTML_TAG: &str = r#"<html lang="en" dir="ltr">"#;
