@@ -36,7 +36,7 @@ pub(super) static NAMES: LazyLock<FxHashMap<String, Vec<&'static City>>> = LazyL
     map
 });
 
-/// Every word of every name [`places`] can match (gazetteer names and nicknames): a span
+/// Every word of every name [`super::places`] can match (gazetteer names and nicknames): a span
 /// with a word outside this set names nothing, so it is not looked up.
 pub(super) static NAME_WORDS: LazyLock<FxHashSet<&'static str>> = LazyLock::new(|| {
     NAMES
@@ -52,7 +52,7 @@ pub(super) static NAME_WORDS: LazyLock<FxHashSet<&'static str>> = LazyLock::new(
 /// Folded full names of states, provinces and territories (GeoNames' English names and
 /// the French and Spanish ones of `data/geo/admin-names.tsv`) → admin code. A span with
 /// one of these names is the state or province, not a city of that name, unless
-/// [`reads_as_city`] says otherwise.
+/// [`super::choose::reads_as_city`] says otherwise.
 pub(super) static ADMIN_NAMES: LazyLock<FxHashMap<String, &'static str>> = LazyLock::new(|| {
     let mut map = FxHashMap::default();
     for city in geo::all() {
