@@ -6,7 +6,7 @@ use crate::history::source::Day;
 use crate::history::wiki::{FeedEntry, SECTIONS, Section};
 use chrono::{Datelike, NaiveDate};
 use domain::locale::Locale;
-use geo::City;
+use geo::{City, CityId};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -32,7 +32,8 @@ pub struct HistoryDay {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct HistoryPlace {
-    pub city_id: i64,
+    #[schema(value_type = i64)]
+    pub city_id: CityId,
     pub city: String,
     pub admin_name: String,
 }
@@ -137,7 +138,7 @@ pub fn build(day: &Day, lang: Locale, date: NaiveDate, city: &City) -> HistoryDa
         lang: lang.code(),
         demo: day.demo,
         place: HistoryPlace {
-            city_id: city.id.0,
+            city_id: city.id,
             city: city.display_name(lang).to_string(),
             admin_name: city.admin_name.to_string(),
         },

@@ -6,7 +6,7 @@ use crate::history::source::{HistoryConfig, HistorySource};
 use crate::kept_answer::KeptAnswer;
 use chrono::NaiveDate;
 use domain::locale::Locale;
-use geo::City;
+use geo::{City, CityId};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -16,7 +16,7 @@ const MAX_KEPT_ANSWERS: usize = 4096;
 /// The history source and the answers made from it.
 pub struct History {
     pub source: Arc<HistorySource>,
-    answers: Mutex<HashMap<(Locale, NaiveDate, i64), Arc<KeptAnswer>>>,
+    answers: Mutex<HashMap<(Locale, NaiveDate, CityId), Arc<KeptAnswer>>>,
 }
 
 impl History {
@@ -38,7 +38,7 @@ impl History {
         city: &'static City,
         images: &(dyn Fn(&mut String) + Sync),
     ) -> Result<Arc<KeptAnswer>, Unavailable> {
-        let key = (lang, date, city.id.0);
+        let key = (lang, date, city.id);
         if let Some(kept) = self.answers.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
             return Ok(kept.clone());
         }

@@ -4,6 +4,7 @@
 //! `retry_after`; a reader waits at most `wait` for a city nothing is kept for. However many
 //! readers ask, a city has at most one call to its upstream at a time.
 
+use geo::CityId;
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -56,7 +57,7 @@ impl<T> Default for Entry<T> {
 }
 
 /// The kept answers per city id.
-pub struct KeptPerCity<T>(Arc<Mutex<HashMap<i64, Entry<T>>>>);
+pub struct KeptPerCity<T>(Arc<Mutex<HashMap<CityId, Entry<T>>>>);
 
 impl<T> Clone for KeptPerCity<T> {
     fn clone(&self) -> Self {
@@ -71,14 +72,14 @@ impl<T> Default for KeptPerCity<T> {
 }
 
 impl<T: Send + Sync + 'static> KeptPerCity<T> {
-    fn entries(&self) -> MutexGuard<'_, HashMap<i64, Entry<T>>> {
+    fn entries(&self) -> MutexGuard<'_, HashMap<CityId, Entry<T>>> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The kept answer for `city_id`, starting `call` when the answer is due for renewal;
     /// `None` when there is none to give within `timing.wait`. `call` gives `None` when the
     /// upstream failed (it logs why).
-    pub async fn get<C, Fut>(&self, city_id: i64, timing: Timing, call: C) -> Option<Arc<T>>
+    pub async fn get<C, Fut>(&self, city_id: CityId, timing: Timing, call: C) -> Option<Arc<T>>
     where
         C: FnOnce() -> Fut,
         Fut: Future<Output = Option<T>> + Send + 'static,
@@ -107,7 +108,7 @@ impl<T: Send + Sync + 'static> KeptPerCity<T> {
     }
 
     /// Runs the one call for `city_id`; the receiver turns true when it has ended.
-    fn spawn(&self, city_id: i64, call: impl Future<Output = Option<T>> + Send + 'static) -> watch::Receiver<bool> {
+    fn spawn(&self, city_id: CityId, call: impl Future<Output = Option<T>> + Send + 'static) -> watch::Receiver<bool> {
         let (tx, rx) = watch::channel(false);
         let this = self.clone();
         tokio::spawn(async move {
@@ -147,7 +148,7 @@ mod tests {
         let kept = KeptPerCity::<u32>::default();
         let calls = Arc::new(AtomicUsize::new(0));
         let ask = |kept: KeptPerCity<u32>, calls: Arc<AtomicUsize>| async move {
-            kept.get(1, TIMING, || async move {
+            kept.get(CityId(1), TIMING, || async move {
                 Some(calls.fetch_add(1, Ordering::SeqCst) as u32)
             })
             .await
@@ -168,7 +169,7 @@ mod tests {
         let kept = KeptPerCity::<u32>::default();
         let asked = Instant::now();
         let hung = kept
-            .get(2, TIMING, || async {
+            .get(CityId(2), TIMING, || async {
                 tokio::time::sleep(Duration::from_secs(30)).await;
                 Some(1)
             })
@@ -180,7 +181,7 @@ mod tests {
         for _ in 0..3 {
             let c = calls.clone();
             let failed = kept
-                .get(3, TIMING, || async move {
+                .get(CityId(3), TIMING, || async move {
                     c.fetch_add(1, Ordering::SeqCst);
                     None
                 })

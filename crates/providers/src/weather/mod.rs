@@ -11,6 +11,7 @@ pub mod open_meteo;
 
 use crate::Unavailable;
 use crate::kept_answer::KeptAnswer;
+use geo::CityId;
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
@@ -204,7 +205,8 @@ pub struct Units {
 /// `GET /api/weather`'s data.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct WeatherDoc {
-    pub city_id: i64,
+    #[schema(value_type = i64)]
+    pub city_id: CityId,
     /// `open-meteo`, or `demo` for the made-up weather of `serve --demo` (the app labels it).
     pub source: &'static str,
     /// The credit to show with the data.
@@ -266,7 +268,7 @@ impl Weather {
         let this = self.clone();
         self.0
             .kept
-            .get(city.id.0, timing, move || async move { this.call_upstream(city).await })
+            .get(city.id, timing, move || async move { this.call_upstream(city).await })
             .await
             .ok_or_else(unavailable)
     }
@@ -285,7 +287,7 @@ impl Weather {
             open_meteo::fetch(&self.0.client, &cfg.url, city.lat, city.lon).await
         };
         match result {
-            Ok(f) => match Kept::new(city.id.0, cfg.demo, &f) {
+            Ok(f) => match Kept::new(city.id, cfg.demo, &f) {
                 Ok(k) => Some(k),
                 Err(e) => {
                     tracing::warn!(error = %e, "weather: serializing a forecast");
@@ -301,7 +303,7 @@ impl Weather {
 }
 
 impl Kept {
-    fn new(city_id: i64, demo: bool, f: &Forecast) -> Result<Kept, serde_json::Error> {
+    fn new(city_id: CityId, demo: bool, f: &Forecast) -> Result<Kept, serde_json::Error> {
         let fetched_at = domain::clock::now_ms();
         let body = |unit: Unit| {
             let doc = WeatherDoc {

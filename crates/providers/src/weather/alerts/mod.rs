@@ -15,6 +15,7 @@ use super::kept::{KeptPerCity, Timing};
 use crate::Unavailable;
 use domain::geo::Country;
 use domain::locale::Locale;
+use geo::CityId;
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
@@ -150,7 +151,8 @@ pub struct AlertItem {
 /// `GET /api/weather/alerts`'s data.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct AlertsDoc {
-    pub city_id: i64,
+    #[schema(value_type = i64)]
+    pub city_id: CityId,
     /// `nws` (US cities), `eccc` (Canadian cities) or `demo` (made up by `serve --demo`: the
     /// app labels it).
     pub source: &'static str,
@@ -298,7 +300,7 @@ impl Kept {
     /// The answer for a reader in `lang` at `now`.
     pub fn doc(&self, city: &geo::City, lang: Locale, now: i64) -> AlertsDoc {
         AlertsDoc {
-            city_id: city.id.0,
+            city_id: city.id,
             timezone: city.timezone,
             source: self.source.name(),
             attribution: self.source.attribution(),
@@ -345,7 +347,7 @@ impl WeatherAlerts {
         let this = self.clone();
         self.0
             .kept
-            .get(city.id.0, timing, move || async move { this.call_upstream(city).await })
+            .get(city.id, timing, move || async move { this.call_upstream(city).await })
             .await
             .ok_or_else(unavailable)
     }
