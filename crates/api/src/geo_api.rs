@@ -25,7 +25,8 @@ const QUERY_MAX_CHARS: usize = 100;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CityDoc {
     /// GeoNames id.
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: CityId,
     /// The name to show in the requested language (Nueva York for `es`), else GeoNames'.
     pub name: String,
     /// ASCII form of `name` (falls back to `name`).
@@ -60,7 +61,7 @@ pub struct CityDoc {
 impl CityDoc {
     pub fn new(city: &City, lang: Locale) -> CityDoc {
         CityDoc {
-            id: city.id.0,
+            id: city.id,
             name: city.display_name(lang).to_string(),
             name_ascii: city.display_name_ascii(lang).to_string(),
             lat: city.lat,
@@ -123,6 +124,22 @@ impl Params {
         self.get(name)
             .filter(|v| !v.is_empty())
             .ok_or_else(|| bad(name, "is required."))
+    }
+
+    /// A city's GeoNames id: any whole number (one no city has is the handler's 404).
+    pub fn city_id(&self, name: &str) -> Result<CityId, ApiError> {
+        self.required(name)?
+            .parse::<i64>()
+            .map(CityId)
+            .map_err(|_| bad(name, "must be a whole number."))
+    }
+
+    /// [`Params::city_id`], `None` when absent or empty.
+    pub fn optional_city_id(&self, name: &str) -> Result<Option<CityId>, ApiError> {
+        match self.get(name).filter(|v| !v.is_empty()) {
+            None => Ok(None),
+            Some(_) => self.city_id(name).map(Some),
+        }
     }
 
     /// A number within `min..=max`.
@@ -305,7 +322,8 @@ pub async fn default_cities(query: Result<Query<Vec<(String, String)>>, QueryRej
 #[into_params(parameter_in = Query)]
 pub struct DetailParams {
     /// GeoNames id.
-    pub city_id: i64,
+    #[param(value_type = i64)]
+    pub city_id: CityId,
     /// en (default), es or fr.
     #[param(value_type = Option<String>)]
     pub lang: Locale,
@@ -314,10 +332,7 @@ pub struct DetailParams {
 impl DetailParams {
     pub fn parse(params: &Params) -> Result<DetailParams, ApiError> {
         Ok(DetailParams {
-            city_id: params
-                .required("city_id")?
-                .parse::<i64>()
-                .map_err(|_| bad("city_id", "must be a whole number."))?,
+            city_id: params.city_id("city_id")?,
             lang: params.lang()?,
         })
     }
@@ -330,6 +345,6 @@ impl DetailParams {
         (status = 404, description = "No city has this id")))]
 pub async fn detail(query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Result<Response, ApiError> {
     let DetailParams { city_id, lang } = DetailParams::parse(&Params::new(query)?)?;
-    let city = geo::by_id(CityId(city_id)).ok_or(ApiError::NotFound)?;
+    let city = geo::by_id(city_id).ok_or(ApiError::NotFound)?;
     Ok(cached(CityDoc::new(city, lang)))
 }

@@ -2,7 +2,7 @@
 //! language, as the history provider makes and keeps it (`providers::history`, D290–D292).
 
 use crate::envelope::{ApiError, ok_kept};
-use crate::geo_api::{Params, bad};
+use crate::geo_api::Params;
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -26,18 +26,12 @@ pub struct HistoryParams {
     /// The reader's city (GeoNames id): its time zone gives the date, its names and its
     /// state's or province's make entries local. Default: the language's default city.
     #[param(value_type = Option<i64>)]
-    pub city_id: Option<i64>,
+    pub city_id: Option<CityId>,
 }
 
 impl HistoryParams {
     pub fn parse(params: &Params) -> Result<HistoryParams, ApiError> {
-        let city_id = match params.get("city_id").filter(|v| !v.is_empty()) {
-            None => None,
-            Some(v) => Some(
-                v.parse::<i64>()
-                    .map_err(|_| bad("city_id", "must be a whole number."))?,
-            ),
-        };
+        let city_id = params.optional_city_id("city_id")?;
         Ok(HistoryParams {
             lang: params.lang()?,
             city_id,
@@ -61,7 +55,7 @@ pub async fn history_handler(
 ) -> Result<Response, ApiError> {
     let HistoryParams { lang, city_id } = HistoryParams::parse(&Params::new(query)?)?;
     let city = match city_id {
-        Some(id) => geo::by_id(CityId(id)).ok_or(ApiError::NotFound)?,
+        Some(id) => geo::by_id(id).ok_or(ApiError::NotFound)?,
         None => geo::default_city(default_country(lang)).ok_or_else(|| ApiError::Internal("no default city".into()))?,
     };
     let date = geo::zone::local_date(domain::clock::now_ms(), city.timezone);

@@ -17,7 +17,8 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct AreaDoc {
     /// GeoNames id.
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: CityId,
     pub name: String,
     /// Keyed by en, es, fr.
     pub name_map: BTreeMap<&'static str, String>,
@@ -28,8 +29,8 @@ pub struct AreaDoc {
 }
 
 impl AreaDoc {
-    pub fn for_city(id: i64, lang: Locale) -> Option<AreaDoc> {
-        let city = geo::by_id(CityId(id))?;
+    pub fn for_city(id: CityId, lang: Locale) -> Option<AreaDoc> {
+        let city = geo::by_id(id)?;
         Some(AreaDoc {
             id,
             name: city.display_name(lang).to_string(),
@@ -222,7 +223,8 @@ pub struct MediaDoc {
     /// 1 when the reader who asked follows it (D270), else 0.
     pub follow_status: i32,
     /// The city's GeoNames id (0 when unknown).
-    pub city_id: i64,
+    #[schema(value_type = i64)]
+    pub city_id: CityId,
     pub lang: String,
     /// Items stored from this publisher.
     pub item_count: i64,

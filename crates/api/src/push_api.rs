@@ -11,7 +11,7 @@ use crate::state::{AppState, now_ms};
 use crate::user::Empty;
 use axum::extract::State;
 use axum::response::Response;
-use domain::ids::MediaId;
+use domain::ids::{CityId, MediaId};
 use serde::{Deserialize, Serialize};
 use store::push::{NewSubscription, NotificationSettings, SettingsProblem, Subscribed};
 use utoipa::ToSchema;
@@ -54,7 +54,8 @@ pub struct SubscribeRequest {
     pub keys: SubscriptionKeys,
     /// The city to be told about (GeoNames id); default the reader's city.
     #[serde(default)]
-    pub city_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub city_id: Option<CityId>,
     /// en, es or fr; default the reader's language.
     #[serde(default)]
     pub lang: Option<String>,
@@ -102,7 +103,7 @@ pub async fn subscribe(State(state): State<AppState>, call: Signed<SubscribeRequ
         .await?
         .ok_or(ApiError::Unauthorized("unknown user"))?;
     let city_id = body.city_id.unwrap_or(me.city_id);
-    if geo::by_id(domain::ids::CityId(city_id)).is_none() {
+    if geo::by_id(city_id).is_none() {
         return Err(ApiError::BadRequest(
             "Field `city_id`: no city has this id; choose your city first.".into(),
         ));

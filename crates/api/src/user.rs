@@ -8,6 +8,7 @@ use crate::state::{AppState, now_ms};
 use axum::extract::{FromRequest, Request, State};
 use axum::response::Response;
 use domain::geo::{Country, city_show, location_for_country};
+use domain::ids::CityId;
 use domain::locale::Locale;
 use domain::user::UserServer;
 use serde::{Deserialize, Serialize};
@@ -182,7 +183,8 @@ pub struct LocationRequest {
     pub country: String,
     pub city: String,
     #[serde(default)]
-    pub city_id: i64,
+    #[schema(value_type = i64)]
+    pub city_id: CityId,
     /// en, es or fr.
     pub lang: String,
     #[serde(default)]
@@ -225,7 +227,7 @@ pub fn location_update(req: &LocationRequest) -> Result<LocationUpdate, ApiError
             Ok(v.to_string())
         }
     };
-    if req.city_id < 0 {
+    if req.city_id.0 < 0 {
         return Err(bad("city_id", "must not be negative."));
     }
     let admin_code = short("admin_code", &req.admin_code)?;
@@ -292,7 +294,7 @@ mod tests {
             lon: -73.6,
             country: "ca".into(),
             city: " Montréal ".into(),
-            city_id: 6077243,
+            city_id: CityId(6077243),
             lang: "fr".into(),
             admin_code: Some("QC".into()),
             postal_code: None,
@@ -369,7 +371,7 @@ mod tests {
             admin_code: String::new(),
             city: "Montréal".into(),
             city_show: "Montréal, QC".into(),
-            city_id: 6077243,
+            city_id: CityId(6077243),
             lat: 45.5,
             lon: -73.6,
             user_type: 0,

@@ -17,7 +17,8 @@ use utoipa::IntoParams;
 #[into_params(parameter_in = Query)]
 pub struct WeatherParams {
     /// GeoNames id of the city (the reader's `cityId`).
-    pub city_id: i64,
+    #[param(value_type = i64)]
+    pub city_id: CityId,
     /// F (default, §9.12: °F, mph, in) or C (°C, km/h, mm).
     #[param(value_type = Option<String>)]
     pub unit: Unit,
@@ -25,10 +26,7 @@ pub struct WeatherParams {
 
 impl WeatherParams {
     pub fn parse(params: &Params) -> Result<WeatherParams, ApiError> {
-        let city_id = params
-            .required("city_id")?
-            .parse::<i64>()
-            .map_err(|_| bad("city_id", "must be a whole number."))?;
+        let city_id = params.city_id("city_id")?;
         let unit = match params.get("unit").unwrap_or("") {
             "" | "F" | "f" => Unit::F,
             "C" | "c" => Unit::C,
@@ -54,7 +52,7 @@ pub async fn weather_handler(
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let p = WeatherParams::parse(&Params::new(query)?)?;
-    let city = geo::by_id(CityId(p.city_id)).ok_or(ApiError::NotFound)?;
+    let city = geo::by_id(p.city_id).ok_or(ApiError::NotFound)?;
     let kept = state.weather.answer(city).await?;
     Ok(ok_kept(
         &kept.bodies[p.unit.index()],

@@ -2,7 +2,7 @@
 //! kept list as it stands now, in the reader's language.
 
 use crate::envelope::{ApiError, ok};
-use crate::geo_api::{Params, bad};
+use crate::geo_api::Params;
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -18,7 +18,8 @@ use utoipa::IntoParams;
 #[into_params(parameter_in = Query)]
 pub struct AlertsParams {
     /// GeoNames id of the city (the reader's `cityId`).
-    pub city_id: i64,
+    #[param(value_type = i64)]
+    pub city_id: CityId,
     /// en (default), es or fr: a French reader gets the issuer's French words when it wrote
     /// them (Canada); otherwise the words are English, as issued.
     #[param(value_type = Option<String>)]
@@ -27,10 +28,7 @@ pub struct AlertsParams {
 
 impl AlertsParams {
     pub fn parse(params: &Params) -> Result<AlertsParams, ApiError> {
-        let city_id = params
-            .required("city_id")?
-            .parse::<i64>()
-            .map_err(|_| bad("city_id", "must be a whole number."))?;
+        let city_id = params.city_id("city_id")?;
         Ok(AlertsParams {
             city_id,
             lang: params.lang()?,
@@ -53,7 +51,7 @@ pub async fn alerts_handler(
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let p = AlertsParams::parse(&Params::new(query)?)?;
-    let city = geo::by_id(CityId(p.city_id)).ok_or(ApiError::NotFound)?;
+    let city = geo::by_id(p.city_id).ok_or(ApiError::NotFound)?;
     let kept = state.weather_alerts.answer(city).await?;
     let mut res = ok(kept.doc(city, p.lang, domain::clock::now_ms()));
     res.headers_mut()

@@ -21,7 +21,7 @@ struct Judged {
 struct Query {
     q: String,
     lang: Option<String>,
-    city_id: Option<i64>,
+    city_id: Option<store::CityId>,
     must: Vec<String>,
 }
 

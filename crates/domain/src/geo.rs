@@ -1,6 +1,7 @@
 //! Countries, the default location and the default cities (SPEC §1.1, §3.12, §5.6, §9.1).
 //! The values are data (`data/geo/defaults.json`), embedded at build time.
 
+use crate::ids::CityId;
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
@@ -79,7 +80,8 @@ pub struct Language {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CityInfo {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: CityId,
     pub name: String,
     pub iso: String,
     pub lang: String,
@@ -97,7 +99,8 @@ pub struct DefaultLocation {
     pub postal_code: String,
     pub admin_code: String,
     pub city: String,
-    pub city_id: i64,
+    #[schema(value_type = i64)]
+    pub city_id: CityId,
     pub lat: f64,
     pub lon: f64,
 }

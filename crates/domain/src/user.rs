@@ -1,5 +1,6 @@
 //! SPEC §3.1 user (server form), §3.2 account types, timestamps in milliseconds.
 
+use crate::ids::CityId;
 use serde::{Deserialize, Serialize};
 
 /// §3.2 account type.
@@ -76,7 +77,8 @@ pub struct UserServer {
     pub admin_code: String,
     pub city: String,
     pub city_show: String,
-    pub city_id: i64,
+    #[schema(value_type = i64)]
+    pub city_id: CityId,
     pub lat: f64,
     pub lon: f64,
     /// 1 when the first visit came from an ad channel.

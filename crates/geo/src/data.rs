@@ -172,7 +172,7 @@ pub(crate) fn parse(
 
     #[derive(serde::Deserialize)]
     struct Entry {
-        id: i64,
+        id: CityId,
     }
     #[derive(serde::Deserialize)]
     struct StaticFile {
@@ -184,7 +184,7 @@ pub(crate) fn parse(
     })?;
     let mut static_lists = HashMap::new();
     for (key, entries) in file.lists {
-        let ids: Vec<CityId> = entries.iter().map(|e| CityId(e.id)).collect();
+        let ids: Vec<CityId> = entries.iter().map(|e| e.id).collect();
         if let Some(missing) = ids.iter().find(|id| index(&cities, **id).is_none()) {
             return Err(GeoError::File {
                 file: "static-cities.json",

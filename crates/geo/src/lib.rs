@@ -114,7 +114,7 @@ pub fn by_id(id: CityId) -> Option<&'static City> {
 
 /// §9.1 the default city of a country, as named in `data/geo/defaults.json`.
 pub fn default_city(country: Country) -> Option<&'static City> {
-    by_id(CityId(country.default_city().id))
+    by_id(country.default_city().id)
 }
 
 /// §9.5 the static city list for a country and language (20 cities, default city first).

@@ -114,7 +114,7 @@ fn spec_9_1_default_cities_match_defaults_json() {
     for country in Country::ALL {
         let info = country.default_city();
         let c = default_city(country).unwrap();
-        assert_eq!(c.id, CityId(info.id));
+        assert_eq!(c.id, info.id);
         assert_eq!(
             (c.name, c.admin_code, c.postal_code),
             (info.name.as_str(), info.admin_code.as_str(), info.postal_code.as_str())

@@ -197,7 +197,7 @@ fn main() {
                 if args.cluster {
                     let t4 = Instant::now();
                     let sig = ingest::cluster::signature(&item.title, &item.summary, &item.lang);
-                    let ids: Vec<i64> = cities.iter().map(|c| c.id.0).collect();
+                    let ids: Vec<geo::CityId> = cities.iter().map(|c| c.id).collect();
                     let joined = window.assign(&sig, file_no, item.publish_time_ms, &ids);
                     window.insert(ingest::cluster::WindowEntry {
                         news_id: next_id,

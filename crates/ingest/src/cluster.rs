@@ -21,6 +21,7 @@
 //! hashes, which a store can index to fetch only candidates that share one (every pair
 //! [`same_story`] accepts shares an anchor).
 
+use domain::ids::CityId;
 use domain::text::{fold_letter_into, story_stop_words};
 
 mod window;
@@ -318,18 +319,18 @@ pub struct Candidate {
     pub publish_time_ms: i64,
     pub signature: Signature,
     /// GeoNames ids of the cities the item is about (its area_list); may be empty.
-    pub cities: Vec<i64>,
+    pub cities: Vec<CityId>,
 }
 
 /// Two items placed in different states or provinces are different stories, however
 /// alike their words: "Miami school board debates later start times" and "Boston school
 /// board debates later start times" share everything but the place. Items without places
 /// never conflict.
-pub fn places_conflict(a: &[i64], b: &[i64]) -> bool {
+pub fn places_conflict(a: &[CityId], b: &[CityId]) -> bool {
     if a.is_empty() || b.is_empty() {
         return false;
     }
-    let region = |id: &i64| geo::by_id(geo::CityId(*id)).map(|c| (c.iso, c.admin_code));
+    let region = |id: &CityId| geo::by_id(*id).map(|c| (c.iso, c.admin_code));
     let ra: Vec<_> = a.iter().filter_map(region).collect();
     let rb: Vec<_> = b.iter().filter_map(region).collect();
     !ra.is_empty() && !rb.is_empty() && !ra.iter().any(|r| rb.contains(r))
@@ -380,7 +381,7 @@ impl Rules {
         new: &Signature,
         media_id: i64,
         publish_time_ms: i64,
-        cities: &[i64],
+        cities: &[CityId],
         candidates: &[Candidate],
     ) -> Option<i64> {
         self.assign_among(new, media_id, publish_time_ms, cities, candidates.iter())
@@ -393,7 +394,7 @@ impl Rules {
         new: &Signature,
         media_id: i64,
         publish_time_ms: i64,
-        cities: &[i64],
+        cities: &[CityId],
         candidates: I,
     ) -> Option<i64>
     where
@@ -752,8 +753,8 @@ mod tests {
             "The board heard two hours.",
             "en",
         );
-        let miami = 4164138;
-        let boston = 4930956;
+        let miami = CityId(4164138);
+        let boston = CityId(4930956);
         let mut c = cand(1, 7, 1, 0, &a);
         c.cities = vec![miami];
         assert!(places_conflict(&[boston], &[miami]));

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use store::Store;
 use store::content::{
-    ClaimedFeed, ClusterChoice, ClusterId, FeedId, FetchRecord, MediaId, NewsId, NewsRecord, Upserted,
+    CityId, ClaimedFeed, ClusterChoice, ClusterId, FeedId, FetchRecord, MediaId, NewsId, NewsRecord, Upserted,
 };
 use store::retention::StoryRetention;
 use tokio::task::JoinSet;
@@ -635,7 +635,7 @@ impl Pipeline {
         state: &mut Clustering,
         records: &[NewsRecord],
         media_id: MediaId,
-        media_city: i64,
+        media_city: CityId,
     ) -> Result<(Vec<ClusterChoice>, i64), String> {
         let first = state.next_provisional;
         let floor = state.floor_ms;
@@ -667,7 +667,7 @@ impl Pipeline {
             // Where the story happens: its places, else its publisher's city (as the
             // store answers for stored candidates).
             let media_only = [media_city];
-            let where_: &[i64] = if r.city_ids.is_empty() && media_city != 0 {
+            let where_: &[CityId] = if r.city_ids.is_empty() && media_city != CityId(0) {
                 &media_only
             } else {
                 &r.city_ids
@@ -889,7 +889,7 @@ fn record(cleaned: Cleaned, media: &store::content::MediaSource) -> NewsRecord {
         category_id: category.to_string(),
         tags: item.tags,
         lang: item.lang,
-        city_ids: cities.iter().map(|c| c.id.0).collect(),
+        city_ids: cities.iter().map(|c| c.id).collect(),
         places: keys,
         signature,
         content_hash,
@@ -920,7 +920,7 @@ mod tests {
             ..NewsRecord::default()
         };
         let (choices, first) = pipeline
-            .cluster_choices(&mut state, &[old.clone(), old], MediaId(1), 0)
+            .cluster_choices(&mut state, &[old.clone(), old], MediaId(1), CityId(0))
             .await
             .unwrap();
         assert_eq!((first, choices), (-1, vec![ClusterChoice::New, ClusterChoice::New]));

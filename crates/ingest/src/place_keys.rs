@@ -24,7 +24,7 @@ pub fn place_keys(story: &[&City], media: &MediaSource) -> Vec<PlaceKey> {
         }
     };
     for c in story {
-        push(PlaceKey::City(c.id.0));
+        push(PlaceKey::City(c.id));
         push(PlaceKey::State {
             country: c.iso.iso().to_string(),
             admin_code: c.admin_code.to_string(),
@@ -32,7 +32,7 @@ pub fn place_keys(story: &[&City], media: &MediaSource) -> Vec<PlaceKey> {
         push(PlaceKey::Country(c.iso.iso().to_string()));
     }
     if is_publishers_area(story, media) {
-        if media.city_id != 0 {
+        if media.city_id != CityId(0) {
             push(PlaceKey::City(media.city_id));
         }
         if !media.admin_code.is_empty() {
@@ -54,7 +54,7 @@ fn is_publishers_area(story: &[&City], media: &MediaSource) -> bool {
     if story.is_empty() {
         return true;
     }
-    match geo::by_id(CityId(media.city_id)) {
+    match geo::by_id(media.city_id) {
         Some(home) => story
             .iter()
             .any(|c| geo::distance_km(home.lat, home.lon, c.lat, c.lon) <= geo::NEARBY_KM),
@@ -70,15 +70,15 @@ mod tests {
     use super::*;
     use store::content::MediaId;
 
-    const WASHINGTON: i64 = 4140963;
-    const ALEXANDRIA_VA: i64 = 4744091;
-    const SPRINGFIELD_MO: i64 = 4409896;
+    const WASHINGTON: CityId = CityId(4140963);
+    const ALEXANDRIA_VA: CityId = CityId(4744091);
+    const SPRINGFIELD_MO: CityId = CityId(4409896);
 
-    fn city(id: i64) -> &'static City {
-        geo::by_id(CityId(id)).expect("a gazetteer city")
+    fn city(id: CityId) -> &'static City {
+        geo::by_id(id).expect("a gazetteer city")
     }
 
-    fn publisher(city: &str, city_id: i64, admin_code: &str) -> MediaSource {
+    fn publisher(city: &str, city_id: CityId, admin_code: &str) -> MediaSource {
         MediaSource {
             media_id: MediaId(1),
             slug: "paper".into(),
@@ -139,7 +139,7 @@ mod tests {
 
     #[test]
     fn without_a_publisher_city_the_state_decides() {
-        let statewide = publisher("", 0, "MO");
+        let statewide = publisher("", CityId(0), "MO");
         assert!(is_publishers_area(&[city(SPRINGFIELD_MO)], &statewide));
         assert!(!is_publishers_area(&[city(WASHINGTON)], &statewide));
     }

@@ -6,7 +6,7 @@ use crate::categorize::CATEGORIES;
 use crate::opml::OpmlPublisher;
 use domain::geo::Country;
 use domain::locale::Locale;
-use geo::City;
+use geo::{City, CityId};
 use store::content::{NewFeed, NewMedia, PublisherFeeds};
 
 /// A publisher's place, as the operator gives it.
@@ -169,7 +169,7 @@ pub fn to_store(input: &PublisherInput) -> Result<PublisherFeeds, String> {
             country: country.iso().to_string(),
             admin_code: city.map_or(state.clone(), |c| c.admin_code.to_string()),
             city: city.map_or(String::new(), |c| c.name.to_string()),
-            city_id: city.map_or(0, |c| c.id.0),
+            city_id: city.map_or(CityId(0), |c| c.id),
             lang: lang.clone(),
         },
         feeds: vec![NewFeed {
@@ -256,7 +256,7 @@ mod tests {
     fn publisher_city_is_found_in_the_gazetteer_with_its_state() {
         let p = to_store(&input("Portland", "ME", "US")).unwrap();
         assert_eq!((p.media.city.as_str(), p.media.admin_code.as_str()), ("Portland", "ME"));
-        assert_eq!(p.media.city_id, 4975802);
+        assert_eq!(p.media.city_id, CityId(4975802));
         let or = to_store(&input("Portland", "OR", "US")).unwrap();
         assert_ne!(or.media.city_id, p.media.city_id);
         let ny = to_store(&input("New York", "NY", "US")).unwrap();

@@ -39,14 +39,15 @@ fn cluster_all(items: &[Item], rules: &Rules) -> Vec<i64> {
             admin_code: publisher["admin_code"].as_str().unwrap(),
             country: publisher["country"].as_str().unwrap(),
         };
-        let cities: Vec<i64> = ingest::place::places(j["title"].as_str().unwrap(), j["text"].as_str().unwrap(), &area)
-            .iter()
-            .map(|c| c.id.0)
-            .collect();
+        let cities: Vec<geo::CityId> =
+            ingest::place::places(j["title"].as_str().unwrap(), j["text"].as_str().unwrap(), &area)
+                .iter()
+                .map(|c| c.id)
+                .collect();
         // As the pipeline does: an unplaced story happens where its publisher is.
         let cities = if cities.is_empty() {
             let country = domain::geo::Country::from_iso(area.country).unwrap();
-            ingest::publishers::locate(area.city, area.admin_code, country).map_or(Vec::new(), |c| vec![c.id.0])
+            ingest::publishers::locate(area.city, area.admin_code, country).map_or(Vec::new(), |c| vec![c.id])
         } else {
             cities
         };

@@ -15,7 +15,9 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Duration;
 use store::Store;
-use store::content::{ClusterId, ListFilter, Listing, NewFeed, NewMedia, PlaceKey, PublisherFeeds, SearchQuery};
+use store::content::{
+    CityId, ClusterId, ListFilter, Listing, NewFeed, NewMedia, PlaceKey, PublisherFeeds, SearchQuery,
+};
 use store_sqlite::SqliteStore;
 use support::{TempDir, loopback_policy, serve};
 
@@ -72,7 +74,7 @@ fn publisher(slug: &str, urls: &[String]) -> PublisherFeeds {
             country: "US".into(),
             admin_code: "ME".into(),
             city: "Portland".into(),
-            city_id: 4975802,
+            city_id: CityId(4975802),
             lang: "en".into(),
             category_id: "local".into(),
             ..NewMedia::default()
@@ -244,7 +246,7 @@ async fn broken_feeds_are_recorded_and_never_stop_the_good_ones() {
     );
     assert_eq!(detail.tags, vec!["Transportation".to_string()]);
     assert!(
-        detail.city_ids.contains(&4975802),
+        detail.city_ids.contains(&CityId(4975802)),
         "Portland in a Maine paper is Portland, ME: {:?}",
         detail.city_ids
     );
@@ -257,7 +259,7 @@ async fn broken_feeds_are_recorded_and_never_stop_the_good_ones() {
     assert_eq!(lanes[0].cluster.media_count, 2);
     let maine_feed = store
         .list_news(
-            &Listing::Places(vec![PlaceKey::City(4975802)]),
+            &Listing::Places(vec![PlaceKey::City(CityId(4975802))]),
             &ListFilter::default(),
             None,
             10,
@@ -528,8 +530,8 @@ const DC_PAPER: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 /// still reaches Washington readers.
 #[tokio::test]
 async fn a_story_its_text_places_far_from_its_publisher_is_not_in_the_publishers_local_lists() {
-    const WASHINGTON: i64 = 4140963;
-    const SPRINGFIELD_MO: i64 = 4409896;
+    const WASHINGTON: CityId = CityId(4140963);
+    const SPRINGFIELD_MO: CityId = CityId(4409896);
     let app = Router::new().route("/dc.xml", get(|| async { rss(DC_PAPER) }));
     let addr = serve(app).await;
     let (store, _dir) = store().await;
@@ -588,9 +590,9 @@ async fn a_story_its_text_places_far_from_its_publisher_is_not_in_the_publishers
 /// within reach of Washington, or names no city at all (its publisher's area decides).
 #[tokio::test]
 async fn the_demo_washington_list_holds_only_stories_its_text_places_near_washington() {
-    const WASHINGTON: i64 = 4140963;
+    const WASHINGTON: CityId = CityId(4140963);
     let (store, _dir, _) = demo_store().await;
-    let dc = geo::by_id(geo::CityId(WASHINGTON)).unwrap();
+    let dc = geo::by_id(WASHINGTON).unwrap();
     let list = store
         .list_news(
             &Listing::Places(vec![PlaceKey::City(WASHINGTON)]),
@@ -608,7 +610,7 @@ async fn the_demo_washington_list_holds_only_stories_its_text_places_near_washin
     for item in &list {
         let near = item.city_ids.is_empty()
             || item.city_ids.iter().any(|id| {
-                let c = geo::by_id(geo::CityId(*id)).unwrap();
+                let c = geo::by_id(*id).unwrap();
                 geo::distance_km(dc.lat, dc.lon, c.lat, c.lon) <= geo::NEARBY_KM
             });
         assert!(near, "{} ({:?}) is not Washington news", item.title, item.city_ids);

@@ -115,7 +115,7 @@ pub fn digest_payload(lang: Locale, rows: &[&NewsRow], day_start_ms: i64) -> Pay
 
 /// A city's stories at `now_ms`, best first: its recent items grouped by cluster, each
 /// scored by size, publisher diversity and recency (D311), with only a score above zero.
-pub async fn city_stories(store: &dyn Store, city_id: i64, now_ms: i64) -> store::Result<Vec<Story>> {
+pub async fn city_stories(store: &dyn Store, city_id: CityId, now_ms: i64) -> store::Result<Vec<Story>> {
     let rows = store
         .list_news(
             &Listing::Places(vec![PlaceKey::City(city_id)]),
@@ -284,13 +284,11 @@ impl Notifier {
     async fn city_round(
         &self,
         key: &Arc<VapidKey>,
-        city_id: i64,
+        city_id: CityId,
         now_ms: i64,
     ) -> Result<RoundReport, crate::service::PushError> {
         let store = &*self.store;
-        let tz = geo::by_id(CityId(city_id))
-            .map(|c| c.timezone)
-            .unwrap_or("America/New_York");
+        let tz = geo::by_id(city_id).map(|c| c.timezone).unwrap_or("America/New_York");
         let at = notify::local_time(now_ms, geo::zone::utc_offset_minutes(now_ms, tz));
         let stories = city_stories(store, city_id, now_ms).await?;
         let mut report = RoundReport {

@@ -7,9 +7,9 @@ use sqlx::postgres::PgRow;
 use sqlx::{Postgres, Row, Transaction};
 use std::collections::BTreeSet;
 use store::content::{
-    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedHealth, FeedId, FeedStatus,
-    FetchRecord, ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow,
-    PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted, news_in_order, search_page,
+    After, CityId, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedHealth, FeedId,
+    FeedStatus, FetchRecord, ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord,
+    NewsRow, PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted, news_in_order, search_page,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -147,7 +147,7 @@ fn media_row(r: &PgRow) -> std::result::Result<MediaSource, sqlx::Error> {
         country: r.try_get("country")?,
         admin_code: r.try_get("admin_code")?,
         city: r.try_get("city")?,
-        city_id: r.try_get("city_id")?,
+        city_id: CityId(r.try_get("city_id")?),
         lang: r.try_get("lang")?,
         item_count: r.try_get("item_count")?,
     })
@@ -471,7 +471,7 @@ impl PgStore {
             .bind(&m.country)
             .bind(&m.admin_code)
             .bind(&m.city)
-            .bind(m.city_id)
+            .bind(m.city_id.0)
             .bind(&m.lang)
             .bind(now_ms)
             .fetch_optional(&mut *tx)

@@ -14,8 +14,8 @@ pub mod testing;
 use std::time::Duration;
 use store::{AccountSessionRequest, IdentityInfo, SessionInfo, SignIn, SignInFlow, SignInOutcome, UserExport};
 use store::{
-    Engine, GuestSession, GuestSessionRequest, HeldLock, LocationUpdate, Result, SessionKey, SessionUser, StartupLock,
-    Store, StoreError, UserId,
+    CityId, Engine, GuestSession, GuestSessionRequest, HeldLock, LocationUpdate, Result, SessionKey, SessionUser,
+    StartupLock, Store, StoreError, UserId,
 };
 
 /// The key of the session advisory lock behind [`Store::startup_lock`] (D210): "LWSTART"
@@ -151,7 +151,7 @@ fn user_from_row(row: &PgRow) -> std::result::Result<UserServer, sqlx::Error> {
         admin_code: row.try_get("admin_code")?,
         city: row.try_get("city")?,
         city_show: row.try_get("city_show")?,
-        city_id: row.try_get("city_id")?,
+        city_id: CityId(row.try_get("city_id")?),
         lat: row.try_get("lat")?,
         lon: row.try_get("lon")?,
         user_type: row.try_get("user_type")?,
@@ -198,7 +198,7 @@ impl Store for PgStore {
         .bind(&g.admin_code)
         .bind(&g.city)
         .bind(&g.city_show)
-        .bind(g.city_id)
+        .bind(g.city_id.0)
         .bind(g.lat)
         .bind(g.lon)
         .fetch_one(&mut *tx)
@@ -302,7 +302,7 @@ impl Store for PgStore {
         .bind(&u.country)
         .bind(&u.city)
         .bind(&u.city_show)
-        .bind(u.city_id)
+        .bind(u.city_id.0)
         .bind(&u.app_lang)
         .bind(&u.admin_code)
         .bind(&u.postal_code)

@@ -15,7 +15,7 @@ use store::push::{
 use store::things::{Cursor, Page, Paged};
 use store::{Notifications, Result, UserId};
 
-use domain::ids::NewsId;
+use domain::ids::{CityId, NewsId};
 
 use crate::{PgStore, db};
 
@@ -33,7 +33,7 @@ fn subscription(r: &PgRow) -> std::result::Result<PushSubscription, sqlx::Error>
         endpoint: r.try_get(2)?,
         p256dh: r.try_get(3)?,
         auth: r.try_get(4)?,
-        city_id: r.try_get(5)?,
+        city_id: CityId(r.try_get(5)?),
         lang: r.try_get(6)?,
         created_at_ms: r.try_get(7)?,
         failures: r.try_get::<i64, _>(8)?.clamp(0, i32::MAX as i64) as i32,
@@ -75,7 +75,7 @@ impl Notifications for PgStore {
         .bind(&sub.p256dh)
         .bind(&sub.auth)
         .bind(sub.user.0)
-        .bind(sub.city_id)
+        .bind(sub.city_id.0)
         .bind(&sub.lang)
         .bind(now_ms)
         .bind(MAX_SUBSCRIPTIONS as i64)
@@ -144,14 +144,14 @@ impl Notifications for PgStore {
             .map_err(db)
     }
 
-    async fn push_targets(&self, city_id: i64, after_id: i64, limit: u32) -> Result<Vec<PushTarget>> {
+    async fn push_targets(&self, city_id: CityId, after_id: i64, limit: u32) -> Result<Vec<PushTarget>> {
         let rows = sqlx::query(
             "SELECT s.id, s.user_id, s.endpoint, s.p256dh, s.auth, s.city_id, s.lang, s.created_at, s.failures, \
              n.enabled, n.daily_budget, n.quiet_start, n.quiet_end, n.digest_hour, n.media_off, n.topics_off \
              FROM push_subscriptions s LEFT JOIN notification_settings n ON n.user_id = s.user_id \
              WHERE s.city_id = $1 AND s.id > $2 ORDER BY s.id LIMIT $3",
         )
-        .bind(city_id)
+        .bind(city_id.0)
         .bind(after_id)
         .bind(i64::from(limit))
         .fetch_all(&self.pool)
@@ -168,11 +168,12 @@ impl Notifications for PgStore {
             .map_err(db)
     }
 
-    async fn push_cities(&self) -> Result<Vec<i64>> {
-        sqlx::query_scalar("SELECT DISTINCT city_id FROM push_subscriptions ORDER BY city_id")
+    async fn push_cities(&self) -> Result<Vec<CityId>> {
+        let ids: Vec<i64> = sqlx::query_scalar("SELECT DISTINCT city_id FROM push_subscriptions ORDER BY city_id")
             .fetch_all(&self.pool)
             .await
-            .map_err(db)
+            .map_err(db)?;
+        Ok(ids.into_iter().map(CityId).collect())
     }
 
     async fn notification_settings(&self, user: UserId) -> Result<NotificationSettings> {

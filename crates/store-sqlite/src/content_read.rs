@@ -10,7 +10,7 @@ use rusqlite::{Connection, OpenFlags};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
-use store::content::{MediaId, MediaSource};
+use store::content::{CityId, MediaId, MediaSource};
 use store::{Result, StoreError};
 use tokio::sync::Semaphore;
 
@@ -96,7 +96,7 @@ pub(crate) fn media_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MediaSource> 
         country: r.get(9)?,
         admin_code: r.get(10)?,
         city: r.get(11)?,
-        city_id: r.get(12)?,
+        city_id: CityId(r.get(12)?),
         lang: r.get(13)?,
         item_count: r.get(14)?,
     })

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use store::content::{
-    ClaimedFeed, ClusterChoice, FeedId, FetchRecord, Generation, ImportReport, MediaId, MediaSource, NewsId,
+    CityId, ClaimedFeed, ClusterChoice, FeedId, FetchRecord, Generation, ImportReport, MediaId, MediaSource, NewsId,
     NewsRecord, PublisherFeeds, Special, Upserted,
 };
 use store::{Result, StoreError};
@@ -387,7 +387,7 @@ pub fn import_publishers(tx: &Connection, publishers: &[PublisherFeeds], now_ms:
                         m.country,
                         m.admin_code,
                         m.city,
-                        m.city_id,
+                        m.city_id.0,
                         m.lang,
                         now_ms
                     ])
@@ -541,7 +541,7 @@ fn empty_media() -> MediaSource {
         country: String::new(),
         admin_code: String::new(),
         city: String::new(),
-        city_id: 0,
+        city_id: CityId(0),
         lang: String::new(),
         item_count: 0,
     }

@@ -23,7 +23,7 @@ use std::cell::Cell;
 use std::path::Path;
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
-use store::{AccountSessionRequest, GuestSession, GuestSessionRequest, Result, StoreError};
+use store::{AccountSessionRequest, CityId, GuestSession, GuestSessionRequest, Result, StoreError};
 use tokio::sync::{oneshot, watch};
 
 /// How long a first visit waits for its write before it is answered with its plan.
@@ -370,7 +370,7 @@ fn user_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<UserServer> {
         admin_code: row.get(11)?,
         city: row.get(12)?,
         city_show: row.get(13)?,
-        city_id: row.get(14)?,
+        city_id: CityId(row.get(14)?),
         lat: row.get(15)?,
         lon: row.get(16)?,
     })
@@ -471,7 +471,7 @@ fn write_batch(conn: &mut Connection, jobs: &[Job]) -> Result<()> {
                         g.admin_code,
                         g.city,
                         g.city_show,
-                        g.city_id,
+                        g.city_id.0,
                         g.lat,
                         g.lon
                     ])

@@ -51,8 +51,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use store::{AccountSessionRequest, IdentityInfo, SessionInfo, SignIn, SignInFlow, SignInOutcome, UserExport};
 use store::{
-    Engine, GuestSession, GuestSessionRequest, LocationUpdate, Result, SessionKey, SessionUser, Store, StoreError,
-    UserId,
+    CityId, Engine, GuestSession, GuestSessionRequest, LocationUpdate, Result, SessionKey, SessionUser, Store,
+    StoreError, UserId,
 };
 
 pub struct SqliteStore {
@@ -334,7 +334,7 @@ pub(crate) fn user_from_row(row: &SqliteRow) -> std::result::Result<UserServer, 
         admin_code: row.try_get("admin_code")?,
         city: row.try_get("city")?,
         city_show: row.try_get("city_show")?,
-        city_id: row.try_get("city_id")?,
+        city_id: CityId(row.try_get("city_id")?),
         lat: row.try_get("lat")?,
         lon: row.try_get("lon")?,
         user_type: row.try_get("user_type")?,
@@ -451,7 +451,7 @@ impl Store for SqliteStore {
         .bind(&u.country)
         .bind(&u.city)
         .bind(&u.city_show)
-        .bind(u.city_id)
+        .bind(u.city_id.0)
         .bind(&u.app_lang)
         .bind(&u.admin_code)
         .bind(&u.postal_code)

@@ -199,7 +199,7 @@ mod tests {
             admin_code: String::new(),
             city: String::new(),
             city_show: String::new(),
-            city_id: 0,
+            city_id: domain::ids::CityId(0),
             lat: 0.0,
             lon: 0.0,
             user_type: 0,

@@ -8,12 +8,12 @@
 use async_trait::async_trait;
 
 use crate::Result;
-pub use domain::ids::{ClusterId, FeedId, MediaId, NewsId};
+pub use domain::ids::{CityId, ClusterId, FeedId, MediaId, NewsId};
 
 /// A place an item is about, as stored in `news_places`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PlaceKey {
-    City(i64),
+    City(CityId),
     State { country: String, admin_code: String },
     Country(String),
 }
@@ -47,7 +47,7 @@ pub struct NewMedia {
     /// area3: city name.
     pub city: String,
     /// The city's GeoNames id (0 when unknown).
-    pub city_id: i64,
+    pub city_id: CityId,
     /// Default language of the publisher's feeds.
     pub lang: String,
 }
@@ -67,7 +67,7 @@ pub struct MediaSource {
     pub country: String,
     pub admin_code: String,
     pub city: String,
-    pub city_id: i64,
+    pub city_id: CityId,
     pub lang: String,
     pub item_count: i64,
 }
@@ -184,7 +184,7 @@ pub struct NewsRecord {
     pub tags: Vec<String>,
     pub lang: String,
     /// GeoNames ids of the cities the item is about (area_list), first = main place.
-    pub city_ids: Vec<i64>,
+    pub city_ids: Vec<CityId>,
     /// Every place key (cities, their states, the country) for place feeds.
     pub places: Vec<PlaceKey>,
     /// Clustering signature (opaque bytes from `ingest::cluster`).
@@ -230,7 +230,7 @@ pub struct ClusterCandidate {
     pub signature: Vec<u8>,
     /// The cities the item is about (area_list), else its publisher's city: where the
     /// story happens, for telling look-alike stories from different places apart.
-    pub city_ids: Vec<i64>,
+    pub city_ids: Vec<CityId>,
 }
 
 /// A story cluster's numbers, from which `is_hot` and the top ranking follow.
@@ -265,7 +265,7 @@ pub struct NewsRow {
     pub category_id: String,
     pub tags: Vec<String>,
     pub lang: String,
-    pub city_ids: Vec<i64>,
+    pub city_ids: Vec<CityId>,
     pub read_count: i64,
     pub like_count: i64,
     pub share_count: i64,

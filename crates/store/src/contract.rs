@@ -3,6 +3,7 @@
 //! migrated, empty store; every function here becomes a named test for that engine.
 
 use crate::{GuestSession, LocationUpdate, SessionKey, Store, UserId};
+use domain::ids::CityId;
 
 pub use crate::contract_support::{guest, request};
 
@@ -28,7 +29,7 @@ pub async fn new_device_gets_a_new_guest_user(store: &dyn Store) {
     assert_eq!(s.user.last_time, 1_700_000_000_000);
     assert_eq!((s.user.city.as_str(), s.user.admin_code.as_str()), ("Washington", "DC"));
     assert_eq!(s.user.city_show, "Washington, DC");
-    assert_eq!(s.user.city_id, 4140963);
+    assert_eq!(s.user.city_id, CityId(4140963));
     assert!(s.user.id > 0);
 }
 
@@ -140,7 +141,7 @@ pub async fn update_location_sets_every_field(store: &dyn Store) {
         country: "CA".into(),
         city: "Montréal".into(),
         city_show: "Montréal, QC".into(),
-        city_id: 6077243,
+        city_id: CityId(6077243),
         app_lang: "fr".into(),
         admin_code: "QC".into(),
         postal_code: "H2X".into(),
@@ -158,7 +159,7 @@ pub async fn update_location_sets_every_field(store: &dyn Store) {
         (u.admin_code.as_str(), u.postal_code.as_str(), u.app_lang.as_str()),
         ("QC", "H2X", "fr")
     );
-    assert_eq!(u.city_id, 6077243);
+    assert_eq!(u.city_id, CityId(6077243));
     assert!((u.lat - 45.50884).abs() < 1e-9 && (u.lon + 73.58781).abs() < 1e-9);
     assert_eq!(u.last_time, 1_000_000_000_100);
     let missing = store.update_location(UserId(i64::MAX), &update, 1).await.unwrap();

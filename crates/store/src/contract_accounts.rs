@@ -7,6 +7,7 @@ use crate::{
     AccountSessionRequest, LocationUpdate, ProviderIdentity, SessionKey, SignIn, SignInFlow, SignInOutcome,
     SignInRefusal, Store, UserId,
 };
+use domain::ids::CityId;
 use domain::user::AccountType;
 
 const NOW: i64 = 1_760_000_000_000;
@@ -46,7 +47,7 @@ fn montreal() -> LocationUpdate {
         country: "CA".into(),
         city: "Montréal".into(),
         city_show: "Montréal, QC".into(),
-        city_id: 6077243,
+        city_id: CityId(6077243),
         app_lang: "fr".into(),
         admin_code: "QC".into(),
         postal_code: "H2X".into(),

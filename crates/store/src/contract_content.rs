@@ -2,8 +2,8 @@
 
 use crate::Store;
 use crate::content::{
-    After, ClusterChoice, ClusterId, FeedHealth, FeedId, FetchRecord, ListFilter, Listing, MediaId, NewFeed, NewMedia,
-    NewsId, NewsRecord, PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted, WHOLE_WORD_ENOUGH,
+    After, CityId, ClusterChoice, ClusterId, FeedHealth, FeedId, FetchRecord, ListFilter, Listing, MediaId, NewFeed,
+    NewMedia, NewsId, NewsRecord, PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted, WHOLE_WORD_ENOUGH,
 };
 
 const T0: i64 = 1_763_640_000_000;
@@ -23,7 +23,7 @@ pub fn publisher(slug: &str, name: &str, country: &str, admin: &str, city: &str,
             country: country.into(),
             admin_code: admin.into(),
             city: city.into(),
-            city_id: 1,
+            city_id: CityId(1),
             lang: "en".into(),
         },
         feeds: feeds
@@ -93,7 +93,7 @@ fn fetched(at_ms: i64, status: i32, items: i64) -> FetchRecord {
 }
 
 fn city(id: i64) -> PlaceKey {
-    PlaceKey::City(id)
+    PlaceKey::City(CityId(id))
 }
 
 /// The cluster a new story starts: it takes its first item's id.
@@ -172,7 +172,7 @@ pub async fn same_identity_is_stored_once_and_updated_in_place(store: &dyn Store
     let row = store.news(id).await.unwrap().unwrap();
     assert_eq!(row.title, "Council votes again");
     assert_eq!(row.content, "<p>Council votes again</p>");
-    assert_eq!(row.city_ids, vec![6]);
+    assert_eq!(row.city_ids, vec![CityId(6)]);
     // Places follow the update: the old city no longer lists it.
     let old = store
         .list_news(&Listing::Places(vec![city(5)]), &ListFilter::default(), None, 10)
@@ -244,7 +244,7 @@ pub async fn news_item_keeps_every_field(store: &dyn Store) {
     assert_eq!(row.author, "Jeanne Tremblay");
     assert_eq!(row.tags, r.tags);
     assert_eq!(row.lang, "fr");
-    assert_eq!(row.city_ids, vec![6077243]);
+    assert_eq!(row.city_ids, vec![CityId(6077243)]);
     assert_eq!(row.media_name, "fields");
     assert_eq!(row.media_icon, "https://fields.example/icon.png");
     assert_eq!(row.cluster_id, own_cluster(id), "a new story is its own cluster");

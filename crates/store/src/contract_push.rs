@@ -7,7 +7,7 @@ use crate::contract_support::request;
 use crate::push::{MAX_SUBSCRIPTIONS, NewSubscription, NotificationSettings, PushCounts, Subscribed};
 use crate::things::Page;
 use crate::{ProviderIdentity, SignIn, Store, UserId};
-use domain::ids::{MediaId, NewsId};
+use domain::ids::{CityId, MediaId, NewsId};
 use domain::user::AccountType;
 
 const NOW: i64 = 1_760_000_000_000;
@@ -26,7 +26,7 @@ pub fn subscription(user: UserId, endpoint: &str, city_id: i64) -> NewSubscripti
         endpoint: endpoint.into(),
         p256dh: "BPub".into(),
         auth: "c2VjcmV0".into(),
-        city_id,
+        city_id: CityId(city_id),
         lang: "en".into(),
     }
 }
@@ -72,7 +72,7 @@ pub async fn d356_an_endpoint_is_one_subscription_and_another_readers_is_not_mov
     assert_eq!(mine.len(), 1, "the same endpoint twice is one subscription");
     assert_eq!(
         (mine[0].created_at_ms, mine[0].city_id, mine[0].lang.as_str()),
-        (NOW, 1, "es"),
+        (NOW, CityId(1), "es"),
         "the reader's own endpoint takes the new language"
     );
     // Another reader sends a's endpoint (an attacker who learnt it, or a second account
@@ -81,7 +81,7 @@ pub async fn d356_an_endpoint_is_one_subscription_and_another_readers_is_not_mov
         user: b,
         p256dh: "BOther".into(),
         lang: "fr".into(),
-        city_id: 2,
+        city_id: CityId(2),
         ..s.clone()
     };
     assert_eq!(
@@ -92,7 +92,7 @@ pub async fn d356_an_endpoint_is_one_subscription_and_another_readers_is_not_mov
     let still = store.push_subscriptions_of(a).await.unwrap();
     assert_eq!(
         (still[0].p256dh.as_str(), still[0].lang.as_str(), still[0].city_id),
-        (s.p256dh.as_str(), "es", 1)
+        (s.p256dh.as_str(), "es", CityId(1))
     );
     assert!(
         !store.remove_push_subscription(b, &s.endpoint).await.unwrap(),
@@ -199,9 +199,12 @@ pub async fn d310_push_targets_are_a_citys_subscriptions_with_their_readers_sett
         ..NotificationSettings::default()
     };
     store.put_notification_settings(b, &quiet, NOW).await.unwrap();
-    let first = store.push_targets(7, 0, 2).await.unwrap();
+    let first = store.push_targets(CityId(7), 0, 2).await.unwrap();
     assert_eq!(first.len(), 2);
-    let rest = store.push_targets(7, first[1].subscription.id, 10).await.unwrap();
+    let rest = store
+        .push_targets(CityId(7), first[1].subscription.id, 10)
+        .await
+        .unwrap();
     let all: Vec<_> = first.iter().chain(rest.iter()).collect();
     let ends: Vec<&str> = all.iter().map(|t| t.subscription.endpoint.as_str()).collect();
     assert_eq!(
@@ -219,8 +222,8 @@ pub async fn d310_push_targets_are_a_citys_subscriptions_with_their_readers_sett
     );
     assert_eq!(all[1].settings.daily_budget, 1);
     let mut cities = store.push_cities().await.unwrap();
-    cities.retain(|c| [7, 8].contains(c));
-    assert_eq!(cities, [7, 8]);
+    cities.retain(|c| [CityId(7), CityId(8)].contains(c));
+    assert_eq!(cities, [CityId(7), CityId(8)]);
 }
 
 pub async fn d312_a_story_is_claimed_once_per_reader_and_counted_since_a_time(store: &dyn Store) {

@@ -3,6 +3,7 @@
 //! them without importing in a circle.
 
 use crate::{GuestSessionRequest, NewGuest};
+use domain::ids::CityId;
 
 pub fn guest(lang: &str) -> NewGuest {
     NewGuest {
@@ -13,7 +14,7 @@ pub fn guest(lang: &str) -> NewGuest {
         admin_code: "DC".into(),
         city: "Washington".into(),
         city_show: "Washington, DC".into(),
-        city_id: 4140963,
+        city_id: CityId(4140963),
         lat: 38.9,
         lon: -77.02,
         channel: String::new(),

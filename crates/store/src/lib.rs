@@ -30,7 +30,7 @@ use async_trait::async_trait;
 use domain::user::UserServer;
 
 /// A user's id. A newtype so it cannot be mixed with other ids (`domain::ids`).
-pub use domain::ids::UserId;
+pub use domain::ids::{CityId, UserId};
 
 /// Which engine a store runs on (for logs, health and metrics).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,7 +73,7 @@ pub struct NewGuest {
     pub admin_code: String,
     pub city: String,
     pub city_show: String,
-    pub city_id: i64,
+    pub city_id: CityId,
     pub lat: f64,
     pub lon: f64,
     pub channel: String,
@@ -132,7 +132,7 @@ pub struct LocationUpdate {
     pub country: String,
     pub city: String,
     pub city_show: String,
-    pub city_id: i64,
+    pub city_id: CityId,
     pub app_lang: String,
     pub admin_code: String,
     pub postal_code: String,

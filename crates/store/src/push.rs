@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use async_trait::async_trait;
-use domain::ids::{MediaId, NewsId, UserId};
+use domain::ids::{CityId, MediaId, NewsId, UserId};
 
 use crate::Result;
 use crate::things::{Cursor, MAX_TEXT_CHARS, Page, Paged};
@@ -41,7 +41,7 @@ pub struct NewSubscription {
     pub p256dh: String,
     /// The 16-byte authentication secret, base64url.
     pub auth: String,
-    pub city_id: i64,
+    pub city_id: CityId,
     pub lang: String,
 }
 
@@ -53,7 +53,7 @@ pub struct PushSubscription {
     pub endpoint: String,
     pub p256dh: String,
     pub auth: String,
-    pub city_id: i64,
+    pub city_id: CityId,
     pub lang: String,
     pub created_at_ms: i64,
     /// Failed deliveries in a row (reset by a delivery that works).
@@ -227,10 +227,10 @@ pub trait Notifications: Send + Sync {
 
     /// Subscriptions of one city with their readers' settings (defaults for readers who
     /// never set any), by id after `after_id`, at most `limit`.
-    async fn push_targets(&self, city_id: i64, after_id: i64, limit: u32) -> Result<Vec<PushTarget>>;
+    async fn push_targets(&self, city_id: CityId, after_id: i64, limit: u32) -> Result<Vec<PushTarget>>;
 
     /// The cities that have at least one subscription.
-    async fn push_cities(&self) -> Result<Vec<i64>>;
+    async fn push_cities(&self) -> Result<Vec<CityId>>;
 
     /// A reader's settings (the defaults when they never set any).
     async fn notification_settings(&self, user: UserId) -> Result<NotificationSettings>;

@@ -14,7 +14,7 @@ use domain::i18n::t;
 use domain::locale::Locale;
 use ingest::categorize::CATEGORIES;
 use std::fmt::Write;
-use store::content::{ListFilter, Listing, MediaSource, NewsRow};
+use store::content::{CityId, ListFilter, Listing, MediaSource, NewsRow};
 
 /// Google News takes stories of the last two days, at most 1,000 in one sitemap.
 pub const NEWS_WINDOW_MS: i64 = 48 * 3_600_000;
@@ -206,16 +206,13 @@ fn city_slug(name: &str) -> String {
 
 /// The cities publishers are based in: their local pages have news of their own.
 pub fn cities(base: &str, publishers: &[MediaSource]) -> String {
-    let mut ids: Vec<i64> = publishers.iter().map(|m| m.city_id).filter(|id| *id > 0).collect();
+    let mut ids: Vec<CityId> = publishers.iter().map(|m| m.city_id).filter(|id| id.0 > 0).collect();
     ids.sort_unstable();
     ids.dedup();
-    let pages = ids
-        .into_iter()
-        .filter_map(|id| geo::by_id(geo::CityId(id)))
-        .map(|city| {
-            let slug = city_slug(&format!("{} {}", city.name_ascii, city.admin_code));
-            (format!("/local/{slug}-{}", city.id.0), locales_of(city.iso))
-        });
+    let pages = ids.into_iter().filter_map(geo::by_id).map(|city| {
+        let slug = city_slug(&format!("{} {}", city.name_ascii, city.admin_code));
+        (format!("/local/{slug}-{}", city.id), locales_of(city.iso))
+    });
     urlset(base, pages)
 }
 

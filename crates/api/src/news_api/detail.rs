@@ -13,7 +13,7 @@ use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
 use domain::locale::Locale;
 use serde::Serialize;
-use store::content::{ClusterId, ListFilter, Listing, NewsId, PlaceKey};
+use store::content::{CityId, ClusterId, ListFilter, Listing, NewsId, PlaceKey};
 use store::reader_view::ReaderView;
 use utoipa::{IntoParams, ToSchema};
 
@@ -78,7 +78,7 @@ pub async fn detail(state: &AppState, p: &DetailParams, now: i64, view: &ReaderV
             area2: String::new(),
             area3: String::new(),
             follow_status: 0,
-            city_id: 0,
+            city_id: CityId(0),
             lang: String::new(),
             item_count: 0,
         },
@@ -96,7 +96,7 @@ pub async fn detail(state: &AppState, p: &DetailParams, now: i64, view: &ReaderV
         .city_ids
         .first()
         .copied()
-        .or((media.city_id > 0).then_some(media.city_id));
+        .or((media.city_id.0 > 0).then_some(media.city_id));
     let related = match place {
         None => Vec::new(),
         Some(city) => {

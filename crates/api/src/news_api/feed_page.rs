@@ -2,6 +2,7 @@
 
 use crate::geo_api::CityDoc;
 use crate::news_json::{MediaDoc, NewsItem};
+use geo::CityId;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -50,7 +51,8 @@ pub struct AreaRef {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum AreaId {
-    City(i64),
+    #[schema(value_type = i64)]
+    City(CityId),
     State(String),
 }
 

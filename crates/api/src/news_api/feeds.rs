@@ -29,8 +29,8 @@ const CHANNELS: &str = "local, latest, top, category, location, media, special";
 /// A `location`: a city id or a state/province key (`US-ME`), with its name.
 pub fn parse_location(raw: &str, lang: Locale) -> Result<(PlaceKey, AreaRef), ApiError> {
     if !raw.is_empty() && raw.len() <= 12 && raw.bytes().all(|b| b.is_ascii_digit()) {
-        let id = raw.parse::<i64>().map_err(|_| bad("location", "is not a city id."))?;
-        let city = geo::by_id(CityId(id)).ok_or(ApiError::NotFound)?;
+        let id = CityId(raw.parse::<i64>().map_err(|_| bad("location", "is not a city id."))?);
+        let city = geo::by_id(id).ok_or(ApiError::NotFound)?;
         return Ok((
             PlaceKey::City(id),
             AreaRef {
@@ -125,7 +125,8 @@ pub struct FeedParams {
     #[param(value_type = String)]
     pub channel: Channel,
     /// local: GeoNames id (default: the default city of `country`, else of `lang`).
-    pub city_id: Option<i64>,
+    #[param(value_type = Option<i64>)]
+    pub city_id: Option<CityId>,
     /// category: one of the 13 category ids.
     #[param(value_type = Option<String>)]
     pub category: Option<&'static str>,
@@ -170,7 +171,7 @@ impl FeedParams {
             size: c.size,
         };
         match channel {
-            Channel::Local => p.city_id = optional_whole_number(params, "city_id")?,
+            Channel::Local => p.city_id = optional_whole_number(params, "city_id")?.map(CityId),
             Channel::Category => {
                 p.category = Some(category_param(params, "category")?.ok_or_else(|| bad("category", "is required."))?)
             }

@@ -64,23 +64,23 @@ impl Scope {
 
 /// The city and the cities within [`NEARBY_KM`]: the [`NEARBY_MAX_CITIES`] nearest, plus
 /// publisher cities in range.
-pub fn nearby_cities(city: &City, publisher_cities: &[i64]) -> Vec<i64> {
+pub fn nearby_cities(city: &City, publisher_cities: &[CityId]) -> Vec<CityId> {
     // 80 km is about 0.72° of latitude anywhere: a cheap first cut before the great circle.
     let lat_cut = NEARBY_KM / 111.0 + 0.01;
-    let mut near: Vec<(f64, i64)> = geo::all()
+    let mut near: Vec<(f64, CityId)> = geo::all()
         .iter()
         .filter(|c| c.id != city.id && (c.lat - city.lat).abs() <= lat_cut)
         .filter_map(|c| {
             let d = geo::distance_km(city.lat, city.lon, c.lat, c.lon);
-            (d <= NEARBY_KM).then_some((d, c.id.0))
+            (d <= NEARBY_KM).then_some((d, c.id))
         })
         .collect();
     near.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut ids = vec![city.id.0];
+    let mut ids = vec![city.id];
     ids.extend(near.iter().take(NEARBY_MAX_CITIES).map(|(_, id)| *id));
     for id in publisher_cities {
         if !ids.contains(id)
-            && let Some(c) = geo::by_id(CityId(*id))
+            && let Some(c) = geo::by_id(*id)
             && geo::distance_km(city.lat, city.lon, c.lat, c.lon) <= NEARBY_KM
         {
             ids.push(*id);
@@ -91,7 +91,7 @@ pub fn nearby_cities(city: &City, publisher_cities: &[i64]) -> Vec<i64> {
 
 async fn scope_places(state: &AppState, city: &City, scope: Scope, now: i64) -> Vec<PlaceKey> {
     match scope {
-        Scope::City => vec![PlaceKey::City(city.id.0)],
+        Scope::City => vec![PlaceKey::City(city.id)],
         Scope::Nearby => {
             let pubs = state.publisher_cities.get(state.store.as_ref(), now).await;
             nearby_cities(city, &pubs).into_iter().map(PlaceKey::City).collect()
@@ -124,9 +124,9 @@ fn scope_area_name(city: &City, scope: Scope, lang: Locale) -> String {
 
 /// The city of a local feed: `city_id`, else the default city of `country` (or of the
 /// language's home country).
-fn local_city(city_id: Option<i64>, c: &Common) -> Result<&'static City, ApiError> {
+fn local_city(city_id: Option<CityId>, c: &Common) -> Result<&'static City, ApiError> {
     match city_id {
-        Some(id) => geo::by_id(CityId(id)).ok_or(ApiError::NotFound),
+        Some(id) => geo::by_id(id).ok_or(ApiError::NotFound),
         None => {
             let country = c
                 .country
@@ -139,7 +139,7 @@ fn local_city(city_id: Option<i64>, c: &Common) -> Result<&'static City, ApiErro
 /// The `local` channel's page for `city_id` (else the default city of the filters).
 pub(super) async fn local_feed(
     state: &AppState,
-    city_id: Option<i64>,
+    city_id: Option<CityId>,
     c: &Common,
     now: i64,
     view: &ReaderView,

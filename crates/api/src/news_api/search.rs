@@ -48,7 +48,8 @@ pub struct SearchNewsParams {
     #[param(value_type = Option<String>)]
     pub country: Option<Country>,
     /// Only items placed in this city.
-    pub city_id: Option<i64>,
+    #[param(value_type = Option<i64>)]
+    pub city_id: Option<CityId>,
     /// One of the 13 category ids.
     #[param(value_type = Option<String>)]
     pub category: Option<&'static str>,
@@ -67,9 +68,9 @@ impl SearchNewsParams {
     pub fn parse(params: &Params) -> Result<SearchNewsParams, ApiError> {
         let q = query_param(params)?;
         let c = Common::parse(params)?;
-        let city_id = optional_whole_number(params, "city_id")?;
+        let city_id = optional_whole_number(params, "city_id")?.map(CityId);
         if let Some(id) = city_id {
-            geo::by_id(CityId(id)).ok_or(ApiError::NotFound)?;
+            geo::by_id(id).ok_or(ApiError::NotFound)?;
         }
         let category = category_param(params, "category")?;
         let since = match params.get("since").filter(|v| !v.is_empty()) {

@@ -157,34 +157,34 @@ fn reader_country(r: &Rendering, headers: &HeaderMap) -> Country {
 }
 
 /// The reader's city from the `cityId` app setting, when it is a real city.
-fn reader_city(headers: &HeaderMap) -> Option<i64> {
-    let id = cookie(headers, CITY_COOKIE)?.parse::<i64>().ok()?;
-    geo::by_id(CityId(id)).map(|c| c.id.0)
+fn reader_city(headers: &HeaderMap) -> Option<CityId> {
+    let id = CityId(cookie(headers, CITY_COOKIE)?.parse::<i64>().ok()?);
+    geo::by_id(id).map(|c| c.id)
 }
 
 /// The city the page is written for: the `cityId` setting, else the default city of the
 /// reader's country, which is where a first visit's guest is placed (§4.2, §9.1). Named
 /// in the inlined call, so the SPA's query once it knows the guest is the inlined one
 /// (D147).
-pub fn reader_city_id(r: &Rendering, headers: &HeaderMap) -> i64 {
+pub fn reader_city_id(r: &Rendering, headers: &HeaderMap) -> CityId {
     reader_city(headers).unwrap_or_else(|| reader_country(r, headers).default_city().id)
 }
 
 /// `/local/4140963`, `/local/washington-dc-4140963` → 4140963; a bare name is looked up
 /// in the gazetteer (first hit), as the SPA does (D105).
-pub fn city_from_slug(slug: &str, lang: Locale) -> Option<i64> {
+pub fn city_from_slug(slug: &str, lang: Locale) -> Option<CityId> {
     let slug = slug.trim();
     let digits: String = slug.chars().rev().take_while(|c| c.is_ascii_digit()).collect();
     let before = slug.len() - digits.len();
     if !digits.is_empty() && (before == 0 || slug[..before].ends_with(['-', '_'])) {
-        return digits.chars().rev().collect::<String>().parse().ok();
+        return digits.chars().rev().collect::<String>().parse().ok().map(CityId);
     }
     let name = slug.replace(['-', '_'], " ");
     let name = name.trim();
     if name.is_empty() {
         return None;
     }
-    geo::search(name, None, lang, 1).first().map(|h| h.city.id.0)
+    geo::search(name, None, lang, 1).first().map(|h| h.city.id)
 }
 
 /// `/share/1042`, `/share/article/1042`, `/share/1042-council-votes` → 1042 (D105): the
@@ -372,7 +372,7 @@ pub async fn page_data(
                 view,
             )
             .await;
-            if let Some(city) = geo::by_id(CityId(id)) {
+            if let Some(city) = geo::by_id(id) {
                 page.title = Some(t_with(locale, "Local_CityTitle", &[("city", &city.city_show(locale))]));
             }
             page
@@ -571,8 +571,11 @@ mod tests {
 
     #[test]
     fn d105_local_slugs_end_in_a_city_id_or_name_one() {
-        assert_eq!(city_from_slug("4140963", Locale::En), Some(4140963));
-        assert_eq!(city_from_slug("washington-dc-4140963", Locale::En), Some(4140963));
+        assert_eq!(city_from_slug("4140963", Locale::En), Some(CityId(4140963)));
+        assert_eq!(
+            city_from_slug("washington-dc-4140963", Locale::En),
+            Some(CityId(4140963))
+        );
         assert!(city_from_slug("ottawa", Locale::En).is_some());
         assert_eq!(city_from_slug("", Locale::En), None);
     }

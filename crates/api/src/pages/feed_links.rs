@@ -4,6 +4,7 @@
 
 use super::locale::{encode_uri_component, localized_path, query_value};
 use super::routes::{FeedOf, RouteDef};
+use domain::ids::CityId;
 use domain::locale::Locale;
 use serde::Deserialize;
 use std::sync::LazyLock;
@@ -35,9 +36,9 @@ pub static FORMATS: LazyLock<Vec<FeedFormat>> = LazyLock::new(|| {
 /// What follows `/feeds/{format}` for the page of `route` at `rest` (its path without
 /// the locale prefix) and `query`, for a reader in `city_id`; `None` when the page has
 /// no list to follow. The query keeps `c` (the country) and, on a search, the words.
-pub fn feed_path(route: &RouteDef, locale: Locale, rest: &str, query: &str, city_id: i64) -> Option<String> {
+pub fn feed_path(route: &RouteDef, locale: Locale, rest: &str, query: &str, city_id: CityId) -> Option<String> {
     let path = match route.feed? {
-        FeedOf::ReaderCity if city_id > 0 => format!("/local/{city_id}"),
+        FeedOf::ReaderCity if city_id.0 > 0 => format!("/local/{city_id}"),
         FeedOf::ReaderCity => return None,
         FeedOf::Page => {
             let trimmed = rest.trim_end_matches('/');

@@ -234,7 +234,7 @@ fn city_label(r: &Rendering, headers: &HeaderMap) -> Option<String> {
     if !label.is_empty() {
         return Some(label);
     }
-    geo::by_id(geo::CityId(data::reader_city_id(r, headers))).map(|c| c.city_show(r.locale))
+    geo::by_id(data::reader_city_id(r, headers)).map(|c| c.city_show(r.locale))
 }
 
 /// The language/country pair the switcher shows (web `currentCode`): the applied `c`,

@@ -5,15 +5,15 @@
 use std::collections::HashMap;
 use store::Store;
 use store::content::{
-    ClusterChoice, ClusterId, MediaId, NewFeed, NewMedia, NewsId, NewsRecord, PlaceKey, PublisherFeeds, Special,
+    CityId, ClusterChoice, ClusterId, MediaId, NewFeed, NewMedia, NewsId, NewsRecord, PlaceKey, PublisherFeeds, Special,
 };
 
-pub const WASHINGTON: i64 = 4140963;
-pub const PORTLAND_ME: i64 = 4975802;
-pub const LEWISTON_ME: i64 = 4969398;
-pub const BANGOR_ME: i64 = 4957280;
-pub const ANCHORAGE: i64 = 5879400;
-pub const MONTREAL: i64 = 6077243;
+pub const WASHINGTON: CityId = CityId(4140963);
+pub const PORTLAND_ME: CityId = CityId(4975802);
+pub const LEWISTON_ME: CityId = CityId(4969398);
+pub const BANGOR_ME: CityId = CityId(4957280);
+pub const ANCHORAGE: CityId = CityId(5879400);
+pub const MONTREAL: CityId = CityId(6077243);
 
 pub const HOUR: i64 = 3_600_000;
 
@@ -41,7 +41,7 @@ fn publisher(
     country: &str,
     admin: &str,
     city: &str,
-    city_id: i64,
+    city_id: CityId,
     lang: &str,
 ) -> PublisherFeeds {
     PublisherFeeds {
@@ -68,8 +68,8 @@ fn publisher(
 }
 
 /// The place keys an item in `city_id` gets from the pipeline: city, state, country.
-pub fn places(city_id: i64) -> Vec<PlaceKey> {
-    let city = geo::by_id(geo::CityId(city_id)).expect("a gazetteer city");
+pub fn places(city_id: CityId) -> Vec<PlaceKey> {
+    let city = geo::by_id(city_id).expect("a gazetteer city");
     vec![
         PlaceKey::City(city_id),
         PlaceKey::State {
@@ -80,7 +80,7 @@ pub fn places(city_id: i64) -> Vec<PlaceKey> {
     ]
 }
 
-pub fn item(identity: &str, title: &str, publish_time_ms: i64, city_id: Option<i64>) -> NewsRecord {
+pub fn item(identity: &str, title: &str, publish_time_ms: i64, city_id: Option<CityId>) -> NewsRecord {
     let places = city_id.map(places).unwrap_or_default();
     NewsRecord {
         identity: identity.into(),

@@ -9,6 +9,7 @@
 //! and compares in full only the items whose bound can pass (see [`Window::assign`]).
 
 use super::{ANCHOR_BIT, ANCHOR_WEIGHT, Overlap, Rules, Signature, rarity, shared_weight, weight};
+use domain::ids::CityId;
 use rustc_hash::FxHashMap;
 
 /// A term carried by this many distinct clusters or more weighs as a plain word: the
@@ -33,7 +34,7 @@ pub struct Window {
     media: Vec<i64>,
     signature: Vec<Signature>,
     regions: Vec<Box<[Region]>>,
-    cities: Vec<Box<[i64]>>,
+    cities: Vec<Box<[CityId]>>,
     /// Each slot's total term weight (as `overlap` sums it).
     weight: Vec<f32>,
     /// Term (hash without the anchor bit) → the slots carrying it, by publish time.
@@ -151,7 +152,7 @@ pub struct Entry<'a> {
     pub publish_time_ms: i64,
     pub signature: Signature,
     /// The cities the story happens in (area_list, else the publisher's city).
-    pub cities: &'a [i64],
+    pub cities: &'a [CityId],
 }
 
 impl Default for Window {
@@ -340,7 +341,7 @@ impl Window {
     /// upper bound from what it shares among the terms read, as if it shared every unread
     /// term at its largest weight, and items are compared in full, best bound first, until
     /// no bound can beat (or tie) the best similarity found.
-    pub fn assign(&mut self, new: &Signature, media_id: i64, publish_time_ms: i64, cities: &[i64]) -> Option<i64> {
+    pub fn assign(&mut self, new: &Signature, media_id: i64, publish_time_ms: i64, cities: &[CityId]) -> Option<i64> {
         let n = new.terms.len();
         if n == 0 {
             return None;
@@ -522,7 +523,7 @@ impl Window {
         new: &Signature,
         media_id: i64,
         publish_time_ms: i64,
-        cities: &[i64],
+        cities: &[CityId],
     ) -> Option<i64> {
         let candidates: Vec<super::Candidate> = (0..self.time.len())
             .filter(|&s| self.time[s] != DEAD)
@@ -539,10 +540,10 @@ impl Window {
     }
 }
 
-fn regions(cities: &[i64]) -> Box<[Region]> {
+fn regions(cities: &[CityId]) -> Box<[Region]> {
     cities
         .iter()
-        .filter_map(|id| geo::by_id(geo::CityId(*id)).map(|c| (c.iso, c.admin_code)))
+        .filter_map(|id| geo::by_id(*id).map(|c| (c.iso, c.admin_code)))
         .collect()
 }
 
@@ -611,7 +612,13 @@ mod tests {
             "council", "approves", "budget", "school", "board", "fire", "downtown", "voters", "reject", "drainage",
             "fee", "clinic", "opens", "bridge", "closed", "storm", "power", "outage", "team", "wins",
         ];
-        let cities: [&[i64]; 5] = [&[], &[4164138], &[4930956], &[4699066], &[4164138, 4699066]];
+        let cities: [&[CityId]; 5] = [
+            &[],
+            &[CityId(4164138)],
+            &[CityId(4930956)],
+            &[CityId(4699066)],
+            &[CityId(4164138), CityId(4699066)],
+        ];
         let mut rng = Rng(20261122);
         let mut window = Window::default();
         let mut all: Vec<Candidate> = Vec::new();

@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 use std::collections::HashMap;
-use store::content::{MediaId, NewsId};
+use store::content::{CityId, MediaId, NewsId};
 
 /// A string field the app reads as "" when it is missing or null (`model.ts` `toText`).
 fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -100,13 +100,13 @@ pub struct Area {
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
 pub enum AreaId {
-    Number(i64),
+    Number(CityId),
     Text(String),
 }
 
 impl Default for AreaId {
     fn default() -> AreaId {
-        AreaId::Number(0)
+        AreaId::Number(CityId(0))
     }
 }
 

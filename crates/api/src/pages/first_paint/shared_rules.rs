@@ -8,6 +8,7 @@ use crate::pages::data::{main_image_of, thumbnail_of};
 use crate::pages::locale::{PageRequest, Resolution, resolve};
 use crate::same_origin::same_origin_path;
 use domain::geo::{UserCity, local_section_city, reader_city_label};
+use domain::ids::CityId;
 use domain::locale::Locale;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -278,7 +279,7 @@ struct FeedPathCase {
     path: String,
     query: String,
     #[serde(rename = "cityId")]
-    city_id: i64,
+    city_id: CityId,
     feed: Option<String>,
 }
 
