@@ -1,7 +1,7 @@
 //! The notification rules of issue 19, as pure functions: which stories are breaking for a
 //! reader (D311), and whether a reader may get a push now: their switch, quiet hours in
 //! their city's time zone, their daily budget, or their daily digest (D313). The notifier
-//! (`api::push::notifier`) reads the stories and the readers; everything it decides is here.
+//! (`push::notifier`) reads the stories and the readers; everything it decides is here.
 
 /// Milliseconds in a minute and in a day.
 const MINUTE_MS: i64 = 60_000;
