@@ -5,6 +5,7 @@
 
 pub mod history;
 pub mod kept_answer;
+pub mod upstream;
 pub mod weather;
 
 /// Why a provider has no answer to give: the text a reader sees (a 503 envelope).

@@ -49,14 +49,7 @@ impl Default for HistoryConfig {
 /// `Localwire/0.1.0 (+https://news.example.org; on-this-day for a self-hosted news reader)`:
 /// the operator's public address is the contact when set.
 pub fn user_agent(public_url: Option<&str>) -> String {
-    let contact = public_url
-        .map(str::trim)
-        .filter(|u| !u.is_empty())
-        .unwrap_or("https://localwire.invalid/bot");
-    format!(
-        "Localwire/{} (+{contact}; on-this-day for a self-hosted news reader)",
-        env!("CARGO_PKG_VERSION")
-    )
+    crate::upstream::user_agent(public_url, "on-this-day for a self-hosted news reader")
 }
 
 /// One language's day.
@@ -98,12 +91,7 @@ const KEEP_DAYS: i64 = 2;
 
 impl HistorySource {
     pub fn new(config: HistoryConfig) -> HistorySource {
-        let client = reqwest::Client::builder()
-            .user_agent(config.user_agent.as_str())
-            .timeout(config.fetch_timeout)
-            .connect_timeout(config.fetch_timeout)
-            .build()
-            .unwrap_or_default();
+        let client = crate::upstream::client(&config.user_agent, config.fetch_timeout);
         HistorySource {
             config,
             client,
@@ -192,11 +180,9 @@ impl HistorySource {
     }
 
     async fn get(&self, url: &str) -> Result<FeedDay, String> {
-        let res = self.client.get(url).send().await.map_err(|e| e.to_string())?;
-        if !res.status().is_success() {
-            return Err(format!("HTTP {}", res.status()));
-        }
-        let body = res.bytes().await.map_err(|e| e.to_string())?;
+        let body = crate::upstream::get(&self.client, url, None, self.config.fetch_timeout)
+            .await
+            .map_err(|e| e.to_string())?;
         let feed = wiki::parse(&body).map_err(|e| format!("not the feed's format: {e}"))?;
         if feed.is_empty() {
             return Err("an empty day".into());

@@ -246,15 +246,10 @@ fn unavailable() -> Unavailable {
 
 impl Weather {
     pub fn new(config: WeatherConfig) -> Weather {
-        let client = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(3))
-            .user_agent(concat!(
-                "Localwire/",
-                env!("CARGO_PKG_VERSION"),
-                " (self-hosted news reader)"
-            ))
-            .build()
-            .unwrap_or_default();
+        let client = crate::upstream::client(
+            concat!("Localwire/", env!("CARGO_PKG_VERSION"), " (self-hosted news reader)"),
+            Duration::from_secs(3),
+        );
         Weather(Arc::new(Inner {
             config,
             client,

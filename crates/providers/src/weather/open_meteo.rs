@@ -3,9 +3,9 @@
 //! serves both units: the server converts, so F and C readers share it.
 
 use super::{Current, Day, Forecast, Hour};
+use crate::upstream::{UPSTREAM_TIMEOUT, UpstreamError, get};
 use chrono::NaiveDateTime;
 use serde::Deserialize;
-use std::time::Duration;
 
 /// The production base address (`--weather-url`).
 pub const DEFAULT_URL: &str = "https://api.open-meteo.com";
@@ -13,19 +13,6 @@ pub const DEFAULT_URL: &str = "https://api.open-meteo.com";
 const CURRENT: &str = "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,weather_code,wind_speed_10m,wind_direction_10m";
 const HOURLY: &str = "temperature_2m,weather_code,is_day,precipitation_probability,wind_speed_10m";
 const DAILY: &str = "weather_code,temperature_2m_max,temperature_2m_min,precipitation_probability_max,precipitation_sum,wind_speed_10m_max,sunrise,sunset";
-
-/// How long one upstream call may take in the background (readers wait far less).
-pub const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(8);
-
-#[derive(Debug, thiserror::Error)]
-pub enum UpstreamError {
-    #[error("weather upstream: {0}")]
-    Http(String),
-    #[error("weather upstream answered {0}")]
-    Status(u16),
-    #[error("weather upstream answer does not read: {0}")]
-    Format(String),
-}
 
 /// The address asked for a point (metric units, local time zone, 7 days).
 pub fn forecast_url(base: &str, lat: f64, lon: f64) -> String {
@@ -37,16 +24,7 @@ pub fn forecast_url(base: &str, lat: f64, lon: f64) -> String {
 }
 
 pub async fn fetch(client: &reqwest::Client, base: &str, lat: f64, lon: f64) -> Result<Forecast, UpstreamError> {
-    let res = client
-        .get(forecast_url(base, lat, lon))
-        .timeout(UPSTREAM_TIMEOUT)
-        .send()
-        .await
-        .map_err(|e| UpstreamError::Http(e.to_string()))?;
-    if !res.status().is_success() {
-        return Err(UpstreamError::Status(res.status().as_u16()));
-    }
-    let body = res.bytes().await.map_err(|e| UpstreamError::Http(e.to_string()))?;
+    let body = get(client, &forecast_url(base, lat, lon), None, UPSTREAM_TIMEOUT).await?;
     parse(&body)
 }
 

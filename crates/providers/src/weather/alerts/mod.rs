@@ -13,6 +13,7 @@ pub mod nws;
 
 use super::kept::{KeptPerCity, Timing};
 use crate::Unavailable;
+pub use crate::upstream::{UPSTREAM_TIMEOUT, UpstreamError};
 use domain::geo::Country;
 use domain::locale::Locale;
 use geo::CityId;
@@ -55,14 +56,7 @@ impl Default for AlertsConfig {
 /// NWS asks for a User-Agent that says who is calling and how to reach them: the product,
 /// and this server's public address when configured (as the on-this-day feed's, D290).
 pub fn user_agent(public_url: Option<&str>) -> String {
-    let contact = public_url
-        .map(str::trim)
-        .filter(|u| !u.is_empty())
-        .unwrap_or("https://localwire.invalid/bot");
-    format!(
-        "Localwire/{} (+{contact}; weather alerts for a self-hosted news reader)",
-        env!("CARGO_PKG_VERSION")
-    )
+    crate::upstream::user_agent(public_url, "weather alerts for a self-hosted news reader")
 }
 
 /// CAP severity, most severe first (D285).
@@ -329,11 +323,7 @@ fn unavailable() -> Unavailable {
 
 impl WeatherAlerts {
     pub fn new(config: AlertsConfig) -> WeatherAlerts {
-        let client = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(3))
-            .user_agent(config.user_agent.clone())
-            .build()
-            .unwrap_or_default();
+        let client = crate::upstream::client(&config.user_agent, Duration::from_secs(3));
         WeatherAlerts(Arc::new(Inner {
             config,
             client,
@@ -383,34 +373,9 @@ impl WeatherAlerts {
     }
 }
 
-/// Why an upstream's answer could not be used.
-#[derive(Debug, thiserror::Error)]
-pub enum UpstreamError {
-    #[error("alerts upstream: {0}")]
-    Http(String),
-    #[error("alerts upstream answered {0}")]
-    Status(u16),
-    #[error("alerts upstream answer does not read: {0}")]
-    Format(String),
-}
-
-/// How long one upstream call may take in the background (readers wait far less).
-pub const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(8);
-
 /// GETs `url` with `accept` and returns the body of a 2xx answer.
 pub(crate) async fn get(client: &reqwest::Client, url: &str, accept: &str) -> Result<Vec<u8>, UpstreamError> {
-    let res = client
-        .get(url)
-        .header(reqwest::header::ACCEPT, accept)
-        .timeout(UPSTREAM_TIMEOUT)
-        .send()
-        .await
-        .map_err(|e| UpstreamError::Http(e.to_string()))?;
-    if !res.status().is_success() {
-        return Err(UpstreamError::Status(res.status().as_u16()));
-    }
-    let body = res.bytes().await.map_err(|e| UpstreamError::Http(e.to_string()))?;
-    Ok(body.to_vec())
+    crate::upstream::get(client, url, Some(accept), UPSTREAM_TIMEOUT).await
 }
 
 #[cfg(test)]
