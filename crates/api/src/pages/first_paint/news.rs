@@ -710,7 +710,7 @@ fn leaves_the_allow_list(html: &str) -> bool {
 
 /// The host of a URL without `www.` (web `hostOf`, D235): the WHATWG URL parser's host
 /// and port, "" when `url` is not an absolute URL.
-// Mirrors web/src/features/news/format.ts (hostOf)
+// Mirrors web/src/lib/news/format.ts (hostOf)
 pub(super) fn host_of(url: &str) -> String {
     let Ok(parsed) = url::Url::parse(url) else {
         return String::new();

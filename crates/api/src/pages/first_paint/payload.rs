@@ -1,7 +1,7 @@
 //! The inlined calls' data as the first screen reads it: typed views of the read API's
 //! answers (docs/api-reading.md "Shapes"; the API writes them from `news_json.rs` and
 //! `news_api.rs`), with only the fields a first screen shows. Missing fields read as
-//! empty, as the app's readers (`web/src/features/news/api.ts`, `model.ts`) treat them.
+//! empty, as the app's readers (`web/src/lib/news/api.ts`, `model.ts`) treat them.
 
 use serde::Deserialize;
 use std::collections::HashMap;

@@ -1,4 +1,4 @@
-//! A publish time in words, as the app writes it (`web/src/features/news/format.ts`:
+//! A publish time in words, as the app writes it (`web/src/lib/news/format.ts`:
 //! `Intl.RelativeTimeFormat` with `numeric: "auto"`, then the date after a week), so the
 //! server's first screen and the app's say the same.
 
