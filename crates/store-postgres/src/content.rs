@@ -5,7 +5,7 @@ use crate::{PgStore, db};
 use async_trait::async_trait;
 use sqlx::postgres::PgRow;
 use sqlx::{Postgres, Row, Transaction};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use store::content::{
     After, CityId, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedHealth, FeedId,
     FeedStatus, FetchRecord, ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord,
@@ -252,36 +252,84 @@ pub(crate) fn worth_retrying(e: &sqlx::Error) -> bool {
 /// Times a transaction runs before its error is returned.
 const TX_ATTEMPTS: usize = 3;
 
-async fn write_places_and_text(
-    tx: &mut Transaction<'_, Postgres>,
-    id: i64,
-    item: &NewsRecord,
-) -> std::result::Result<(), sqlx::Error> {
-    let keys: Vec<String> = item.places.iter().map(PlaceKey::key).collect();
-    sqlx::query(
-        "INSERT INTO news_places (place, publish_time, news_id) SELECT DISTINCT k, $2::bigint, $3::bigint \
-         FROM unnest($1::text[]) AS k ON CONFLICT DO NOTHING",
-    )
-    .bind(&keys)
-    .bind(item.publish_time_ms)
-    .bind(id)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query(
-        "UPDATE news_items SET search = \
-         setweight(to_tsvector($2::regconfig, unaccent($3)), 'A') || \
-         setweight(to_tsvector($2::regconfig, unaccent($4)), 'B') || \
-         setweight(to_tsvector($2::regconfig, unaccent($5)), 'C') || \
-         to_tsvector('simple', unaccent($3 || ' ' || $4 || ' ' || $5)) WHERE news_id = $1",
-    )
-    .bind(id)
-    .bind(ts_config(&item.lang))
-    .bind(&item.title)
-    .bind(&item.summary)
-    .bind(&item.body_text)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
+/// The full-text vector of an item, written in the statement that stores the item (one
+/// round trip less per item, issue 33): `$ts` the language's configuration, then title,
+/// summary and body text, weighted A, B and C, and every word unstemmed.
+macro_rules! search_vector {
+    ($ts:literal, $title:literal, $summary:literal, $body:literal) => {
+        concat!(
+            "setweight(to_tsvector(",
+            $ts,
+            "::regconfig, unaccent(",
+            $title,
+            "::text)), 'A') || ",
+            "setweight(to_tsvector(",
+            $ts,
+            "::regconfig, unaccent(",
+            $summary,
+            "::text)), 'B') || ",
+            "setweight(to_tsvector(",
+            $ts,
+            "::regconfig, unaccent(",
+            $body,
+            "::text)), 'C') || ",
+            "to_tsvector('simple', unaccent(",
+            $title,
+            "::text || ' ' || ",
+            $summary,
+            "::text || ' ' || ",
+            $body,
+            "::text))"
+        )
+    };
+}
+
+/// The places of the items a batch stored, written in one statement at its end (places
+/// replaced for an updated item are deleted first, in one statement too).
+#[derive(Default)]
+struct BatchPlaces {
+    /// Per stored item: its publish time and place keys (a later record of the same item
+    /// in the batch replaces an earlier one's).
+    items: std::collections::BTreeMap<i64, (i64, Vec<String>)>,
+    /// Items stored before this batch whose places it replaces.
+    replaced: Vec<i64>,
+}
+
+impl BatchPlaces {
+    fn put(&mut self, id: i64, item: &NewsRecord) {
+        let keys = item.places.iter().map(PlaceKey::key).collect();
+        self.items.insert(id, (item.publish_time_ms, keys));
+    }
+
+    async fn write(self, tx: &mut Transaction<'_, Postgres>) -> std::result::Result<(), sqlx::Error> {
+        if !self.replaced.is_empty() {
+            sqlx::query("DELETE FROM news_places WHERE news_id = ANY($1)")
+                .bind(&self.replaced)
+                .execute(&mut **tx)
+                .await?;
+        }
+        let (mut keys, mut times, mut ids) = (Vec::new(), Vec::new(), Vec::new());
+        for (id, (time, places)) in self.items {
+            for key in places {
+                keys.push(key);
+                times.push(time);
+                ids.push(id);
+            }
+        }
+        if keys.is_empty() {
+            return Ok(());
+        }
+        sqlx::query(
+            "INSERT INTO news_places (place, publish_time, news_id) \
+             SELECT DISTINCT * FROM unnest($1::text[], $2::bigint[], $3::bigint[]) ON CONFLICT DO NOTHING",
+        )
+        .bind(&keys)
+        .bind(&times)
+        .bind(&ids)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
 }
 
 /// The stored item a record is: same identity, or else same canonical URL.
@@ -302,32 +350,81 @@ async fn find_item(
     .await
 }
 
-/// Store one record: insert it, or update the item it already is. Another process may
+/// What storing one record did.
+struct Stored {
+    outcome: Upserted,
+    /// The story the item is in.
+    cluster: i64,
+    /// Inserted or updated (its story needs recounting, its places writing).
+    changed: bool,
+    /// Inserted as the first item of a new story of its own.
+    new_story: bool,
+}
+
+/// The stored items a batch's records are, looked up in one statement (what [`find_item`]
+/// finds for each), in the records' order.
+async fn find_items(
+    tx: &mut Transaction<'_, Postgres>,
+    media_id: i64,
+    items: &[NewsRecord],
+) -> std::result::Result<Vec<Option<(i64, String, i64)>>, sqlx::Error> {
+    let identities: Vec<&str> = items.iter().map(|i| i.identity.as_str()).collect();
+    let urls: Vec<&str> = items.iter().map(|i| i.canonical_url.as_str()).collect();
+    let rows: Vec<(i64, i64, String, i64)> = sqlx::query_as(
+        "SELECT k.i, f.news_id, f.content_hash, f.cluster_id \
+         FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS k(identity, url, i) \
+         CROSS JOIN LATERAL ( \
+           (SELECT news_id, content_hash, cluster_id FROM news_items WHERE media_id = $1 AND identity = k.identity) \
+           UNION ALL (SELECT news_id, content_hash, cluster_id FROM news_items \
+                      WHERE media_id = $1 AND canonical_url = k.url AND k.url <> '' LIMIT 1) \
+           LIMIT 1) f",
+    )
+    .bind(media_id)
+    .bind(&identities)
+    .bind(&urls)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut found = vec![None; items.len()];
+    for (i, id, hash, cluster) in rows {
+        if let Some(slot) = usize::try_from(i - 1).ok().and_then(|i| found.get_mut(i)) {
+            *slot = Some((id, hash, cluster));
+        }
+    }
+    Ok(found)
+}
+
+/// Store one record: insert it, or update the item it already is (`found`, looked up by
+/// the caller). Another process may
 /// insert the same identity between the lookup and the insert: the insert then waits
-/// for its commit and does nothing (`ON CONFLICT`), and the record updates that row.
+/// for its commit and does nothing (`ON CONFLICT`), and the record updates that row. A
+/// new item that starts its own story gets its own id as its story (`join` 0; the
+/// `news_items_own_cluster` trigger). Its places are the caller's ([`BatchPlaces`]).
+#[allow(clippy::too_many_arguments)]
 async fn upsert_one(
     tx: &mut Transaction<'_, Postgres>,
     feed_id: i64,
     media_id: i64,
     country: &str,
     item: &NewsRecord,
+    found: Option<(i64, String, i64)>,
     join: i64,
     now_ms: i64,
-) -> std::result::Result<(Upserted, i64, bool), sqlx::Error> {
+) -> std::result::Result<Stored, sqlx::Error> {
     let tags = json(&item.tags);
     let city_ids = json(&item.city_ids);
-    let found = match find_item(tx, media_id, item).await? {
+    let found = match found {
         Some(found) => found,
         None => {
-            let inserted: Option<i64> = sqlx::query_scalar(
+            let inserted: Option<(i64, i64)> = sqlx::query_as(concat!(
                 "INSERT INTO news_items (feed_id, media_id, identity, canonical_url, content_hash, title, org_img_url, \
                  img_url, thumbnail_url, video_url, voice_url, content, content_type, content_total_length, \
                  description, summary, news_type, publish_time, link_url, author, category_id, tags, city_ids, \
-                 lang, country, cluster_id, signature, created_at, updated_at) \
+                 lang, country, cluster_id, signature, created_at, updated_at, search) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, \
-                 $21, $22, $23, $24, $25, $26, $27, $28, $28) \
-                 ON CONFLICT (media_id, identity) DO NOTHING RETURNING news_id",
-            )
+                 $21, $22, $23, $24, $25, $26, $27, $28, $28, ",
+                search_vector!("$29", "$6", "$16", "$30"),
+                ") ON CONFLICT (media_id, identity) DO NOTHING RETURNING news_id, cluster_id"
+            ))
             .bind(feed_id)
             .bind(media_id)
             .bind(&item.identity)
@@ -356,20 +453,17 @@ async fn upsert_one(
             .bind(join)
             .bind(&item.signature)
             .bind(now_ms)
+            .bind(ts_config(&item.lang))
+            .bind(&item.body_text)
             .fetch_optional(&mut **tx)
             .await?;
-            if let Some(id) = inserted {
-                let cluster = if join == 0 {
-                    sqlx::query("UPDATE news_items SET cluster_id = news_id WHERE news_id = $1")
-                        .bind(id)
-                        .execute(&mut **tx)
-                        .await?;
-                    id
-                } else {
-                    join
-                };
-                write_places_and_text(tx, id, item).await?;
-                return Ok((Upserted::Inserted(NewsId(id)), cluster, true));
+            if let Some((id, cluster)) = inserted {
+                return Ok(Stored {
+                    outcome: Upserted::Inserted(NewsId(id)),
+                    cluster,
+                    changed: true,
+                    new_story: join == 0,
+                });
             }
             // Another process's row, committed by now: this statement sees it.
             find_item(tx, media_id, item).await?.ok_or(sqlx::Error::RowNotFound)?
@@ -377,15 +471,22 @@ async fn upsert_one(
     };
     let (id, hash, cluster) = found;
     if hash == item.content_hash {
-        return Ok((Upserted::Unchanged(NewsId(id)), cluster, false));
+        return Ok(Stored {
+            outcome: Upserted::Unchanged(NewsId(id)),
+            cluster,
+            changed: false,
+            new_story: false,
+        });
     }
-    sqlx::query(
+    sqlx::query(concat!(
         "UPDATE news_items SET feed_id = $1, identity = $2, canonical_url = $3, content_hash = $4, title = $5, \
          org_img_url = $6, img_url = $7, thumbnail_url = $8, video_url = $9, voice_url = $10, content = $11, \
          content_type = $12, content_total_length = $13, description = $14, summary = $15, news_type = $16, \
          publish_time = $17, link_url = $18, author = $19, category_id = $20, tags = $21, city_ids = $22, \
-         lang = $23, signature = $24, updated_at = $25 WHERE news_id = $26",
-    )
+         lang = $23, signature = $24, updated_at = $25, search = ",
+        search_vector!("$27", "$5", "$15", "$28"),
+        " WHERE news_id = $26"
+    ))
     .bind(feed_id)
     .bind(&item.identity)
     .bind(&item.canonical_url)
@@ -412,14 +513,16 @@ async fn upsert_one(
     .bind(&item.signature)
     .bind(now_ms)
     .bind(id)
+    .bind(ts_config(&item.lang))
+    .bind(&item.body_text)
     .execute(&mut **tx)
     .await?;
-    sqlx::query("DELETE FROM news_places WHERE news_id = $1")
-        .bind(id)
-        .execute(&mut **tx)
-        .await?;
-    write_places_and_text(tx, id, item).await?;
-    Ok((Upserted::Updated(NewsId(id)), cluster, true))
+    Ok(Stored {
+        outcome: Upserted::Updated(NewsId(id)),
+        cluster,
+        changed: true,
+        new_story: false,
+    })
 }
 
 /// Run a transaction again when another process's transaction got in its way
@@ -527,7 +630,16 @@ impl PgStore {
             .await?;
         let mut out = Vec::with_capacity(items.len());
         let mut cluster_of: Vec<i64> = Vec::with_capacity(items.len());
+        // Stories whose counts this batch changed, to recount; and stories this batch
+        // started with one item no other record joined: written whole, no recount needed
+        // (no other process can see or join them before this commits).
         let mut touched = BTreeSet::new();
+        let mut started: std::collections::BTreeMap<i64, (i64, String)> = Default::default();
+        let mut places = BatchPlaces::default();
+        // Each record's item as the batch began; a record whose identity or address an
+        // earlier record of this batch stored is looked up again, after that write.
+        let found_before = find_items(&mut tx, media_id, items).await?;
+        let (mut identities, mut urls) = (HashSet::new(), HashSet::new());
         for (i, item) in items.iter().enumerate() {
             let join = match clusters.get(i).copied().unwrap_or(ClusterChoice::New) {
                 ClusterChoice::New => 0,
@@ -535,13 +647,51 @@ impl PgStore {
                 ClusterChoice::SameAs(j) if j < i => cluster_of[j],
                 ClusterChoice::SameAs(_) => 0,
             };
-            let (outcome, cluster, changed) =
-                upsert_one(&mut tx, feed_id, media_id, &country, item, join, now_ms).await?;
-            if changed {
-                touched.insert(cluster);
+            let again = identities.contains(item.identity.as_str())
+                || (!item.canonical_url.is_empty() && urls.contains(item.canonical_url.as_str()));
+            let found = if again {
+                find_item(&mut tx, media_id, item).await?
+            } else {
+                found_before.get(i).cloned().flatten()
+            };
+            identities.insert(item.identity.as_str());
+            urls.insert(item.canonical_url.as_str());
+            let stored = upsert_one(&mut tx, feed_id, media_id, &country, item, found, join, now_ms).await?;
+            let id = stored.outcome.news_id().0;
+            if stored.changed {
+                if matches!(stored.outcome, Upserted::Updated(_)) {
+                    places.replaced.push(id);
+                }
+                places.put(id, item);
+                if stored.new_story {
+                    started.insert(stored.cluster, (item.publish_time_ms, item.lang.clone()));
+                } else {
+                    // Joining a story this batch started makes it one to recount.
+                    started.remove(&stored.cluster);
+                    touched.insert(stored.cluster);
+                }
             }
-            cluster_of.push(cluster);
-            out.push(outcome);
+            cluster_of.push(stored.cluster);
+            out.push(stored.outcome);
+        }
+        places.write(&mut tx).await?;
+        if !started.is_empty() {
+            let (mut ids, mut newest, mut langs) = (Vec::new(), Vec::new(), Vec::new());
+            for (id, (time, lang)) in started {
+                ids.push(id);
+                newest.push(time);
+                langs.push(lang);
+            }
+            sqlx::query(
+                "INSERT INTO story_clusters (cluster_id, lead_id, size, media_count, newest, lang, country) \
+                 SELECT id, id, 1, 1, t, l, $4 FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS s(id, t, l)",
+            )
+            .bind(&ids)
+            .bind(&newest)
+            .bind(&langs)
+            .bind(&country)
+            .execute(&mut *tx)
+            .await?;
         }
         // In cluster order, so two writers never wait for each other's stories crosswise.
         for cluster in touched {

@@ -670,9 +670,12 @@ pub async fn d411_a_common_whole_word_is_not_read_as_a_prefix(store: &dyn Store)
 pub async fn search_finds_every_item_of_a_batch_and_the_last_text_of_a_repeat(store: &dyn Store) {
     let (media, feed) = one_feed(store, "batch", "US").await;
     let mut batch: Vec<NewsRecord> = (0..150)
-        .map(|i| record(&format!("b{i}"), &format!("Ferry schedule number {i}"), i, &[]))
+        .map(|i| {
+            let places = if i == 7 { vec![city(71)] } else { vec![] };
+            record(&format!("b{i}"), &format!("Ferry schedule number {i}"), i, &places)
+        })
         .collect();
-    batch.push(record("b7", "Lighthouse reopens", 200, &[]));
+    batch.push(record("b7", "Lighthouse reopens", 200, &[city(72)]));
     let choices = vec![ClusterChoice::New; batch.len()];
     let out = store.upsert_items(feed, media, &batch, &choices, T0).await.unwrap();
     assert_eq!(out.len(), 151);
@@ -689,6 +692,18 @@ pub async fn search_finds_every_item_of_a_batch_and_the_last_text_of_a_repeat(st
     let lighthouse = store.search_news(&q("lighthouse"), 0, 10).await.unwrap();
     assert_eq!(lighthouse.len(), 1);
     assert_eq!(lighthouse[0].title, "Lighthouse reopens");
+    // The repeat's places replace the first record's, in the same batch.
+    let listed = |c: i64| {
+        let listing = Listing::Places(vec![city(c)]);
+        async move {
+            store
+                .list_news(&listing, &ListFilter::default(), None, 10)
+                .await
+                .unwrap()
+        }
+    };
+    assert!(listed(71).await.is_empty(), "the first record's place is gone");
+    assert_eq!(ids(&listed(72).await), vec![lighthouse[0].news_id]);
 }
 
 /// D158: ingestion's grouped writes. Once the group is committed, every item is stored,
