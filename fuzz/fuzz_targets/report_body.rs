@@ -19,7 +19,7 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 fuzz_target!(|data: &[u8]| {
-    if data.len() > api::report::MAX_BODY_BYTES {
+    if data.len() > api::report_api::MAX_BODY_BYTES {
         return; // the handler answers 413 before reading it
     }
     // The headers the handler reads beside the body, from the same bytes.
