@@ -59,11 +59,11 @@ let weatherProviders;
  * offline, and the home's weather widget and alert check must find their answers as they
  * would in production instead of logging a 503. The alert issuers answer an empty
  * collection (no banner over the journeys' pages) unless asked under `/with-alerts`, where
- * they answer the API tests' fixtures (`startServer({ alerts: true })`).
+ * they answer the providers' test fixtures (`startServer({ alerts: true })`).
  */
 function loopbackWeather() {
   weatherProviders ??= new Promise((resolveUrl) => {
-    const fixtures = resolve(webDir, '../crates/api/tests/fixtures');
+    const fixtures = resolve(webDir, '../crates/providers/tests/fixtures');
     const answers = [
       [
         '/v1/forecast',
