@@ -7,6 +7,10 @@ use std::time::Duration;
 /// How long one upstream call may take in the background (readers wait far less).
 pub const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(8);
 
+/// The largest answer read from an upstream: a day of Wikipedia's feed or a wide area's
+/// alerts is well under it; a broken or hostile upstream cannot make the server hold more.
+pub const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
+
 /// Why an upstream's answer could not be used. The log line that reports it names the
 /// provider.
 #[derive(Debug, thiserror::Error)]
@@ -17,6 +21,8 @@ pub enum UpstreamError {
     Status(u16),
     #[error("upstream answer does not read: {0}")]
     Format(String),
+    #[error("upstream answer is larger than {MAX_BODY_BYTES} bytes")]
+    TooLarge,
 }
 
 /// `Localwire/0.1.0 (+https://news.example.org; {purpose})`: the product, and this server's
@@ -39,7 +45,8 @@ pub fn client(user_agent: &str, connect_timeout: Duration) -> reqwest::Client {
         .unwrap_or_default()
 }
 
-/// GETs `url` (with `accept`, if any) within `timeout` and returns the body of a 2xx answer.
+/// GETs `url` (with `accept`, if any) within `timeout` and returns the body of a 2xx answer,
+/// at most [`MAX_BODY_BYTES`] (read as it arrives, so a larger one is refused, not held).
 pub async fn get(
     client: &reqwest::Client,
     url: &str,
@@ -54,13 +61,71 @@ pub async fn get(
     if !res.status().is_success() {
         return Err(UpstreamError::Status(res.status().as_u16()));
     }
-    let body = res.bytes().await.map_err(|e| UpstreamError::Http(e.to_string()))?;
-    Ok(body.to_vec())
+    read_capped(res, MAX_BODY_BYTES).await
+}
+
+async fn read_capped(mut res: reqwest::Response, cap: usize) -> Result<Vec<u8>, UpstreamError> {
+    if res.content_length().is_some_and(|n| n > cap as u64) {
+        return Err(UpstreamError::TooLarge);
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = res.chunk().await.map_err(|e| UpstreamError::Http(e.to_string()))? {
+        if body.len() + chunk.len() > cap {
+            return Err(UpstreamError::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// A loopback upstream that answers every request with `body`, chunked (no length).
+    async fn upstream(body: Vec<u8>) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let body = body.clone();
+                tokio::spawn(async move {
+                    let mut request = [0u8; 2048];
+                    let _ = socket.read(&mut request).await;
+                    let _ = socket
+                        .write_all(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+                        .await;
+                    for part in body.chunks(64 * 1024) {
+                        let head = format!("{:x}\r\n", part.len());
+                        if socket.write_all(head.as_bytes()).await.is_err()
+                            || socket.write_all(part).await.is_err()
+                            || socket.write_all(b"\r\n").await.is_err()
+                        {
+                            return;
+                        }
+                    }
+                    let _ = socket.write_all(b"0\r\n\r\n").await;
+                });
+            }
+        });
+        format!("http://{addr}/")
+    }
+
+    #[tokio::test]
+    async fn an_answer_over_the_cap_is_refused_without_a_length_to_warn_of_it() {
+        let client = client("test", Duration::from_secs(2));
+        let small = upstream(vec![b'a'; 1000]).await;
+        assert_eq!(
+            get(&client, &small, None, Duration::from_secs(5)).await.unwrap().len(),
+            1000
+        );
+        let huge = upstream(vec![b'a'; MAX_BODY_BYTES + 1]).await;
+        assert!(matches!(
+            get(&client, &huge, None, Duration::from_secs(5)).await,
+            Err(UpstreamError::TooLarge)
+        ));
+    }
 
     #[test]
     fn d290_the_user_agent_names_the_product_the_contact_and_the_purpose() {
