@@ -278,7 +278,7 @@ async fn d365_sixty_amplifying_report_calls_store_at_most_3x_what_was_sent_on_sq
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let store = Arc::new(
-        store_sqlite::SqliteStore::open_file(&dir.join("db.sqlite"))
+        store_sql::sqlite::SqliteStore::open_file(&dir.join("db.sqlite"))
             .await
             .unwrap(),
     );
@@ -295,11 +295,11 @@ async fn d365_sixty_amplifying_report_calls_store_at_most_3x_what_was_sent_on_sq
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn d365_sixty_amplifying_report_calls_store_at_most_3x_what_was_sent_on_postgres() {
-    let Some(options) = store_postgres::testing::fresh_database().await else {
+    let Some(options) = store_sql::postgres::testing::fresh_database().await else {
         eprintln!("skipped: TEST_DATABASE_URL is not set");
         return;
     };
-    let store = Arc::new(store_postgres::PgStore::connect_with(options).await.unwrap());
+    let store = Arc::new(store_sql::postgres::PgStore::connect_with(options).await.unwrap());
     let app = support::start(store.clone(), support::config()).await;
     let (sent, stored) = replay_amplification(&app, async || store.report_table_bytes().await.unwrap()).await;
     assert!(stored <= 3 * sent, "stored {stored} bytes for {sent} sent");

@@ -908,7 +908,7 @@ mod tests {
     async fn a_batch_below_the_floor_still_owns_its_provisional_ids() {
         let dir = std::env::temp_dir().join(format!("lw-floor-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let store = store_sqlite::SqliteStore::open_file(&dir.join("db.sqlite"))
+        let store = store_sql::sqlite::SqliteStore::open_file(&dir.join("db.sqlite"))
             .await
             .unwrap();
         let pipeline = Pipeline::new(Arc::new(store), Fetcher::new(Default::default()).unwrap());

@@ -18,7 +18,7 @@ use store::Store;
 use store::content::{
     CityId, ClusterId, ListFilter, Listing, NewFeed, NewMedia, PlaceKey, PublisherFeeds, SearchQuery,
 };
-use store_sqlite::SqliteStore;
+use store_sql::sqlite::SqliteStore;
 use support::{TempDir, loopback_policy, serve};
 
 const MAINE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>

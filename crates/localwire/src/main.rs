@@ -33,7 +33,7 @@ fn main() -> Result<()> {
 async fn run(cli: Cli) -> Result<()> {
     // The other commands may write beside a server, never during a restore (D395).
     let _shared = match tool_store(&cli.command).map(sqlite_path).transpose()?.flatten() {
-        Some(path) => Some(store_sqlite::backup::DataDirOwner::share(&path)?),
+        Some(path) => Some(store_sql::sqlite::backup::DataDirOwner::share(&path)?),
         None => None,
     };
     match cli.command {
@@ -122,7 +122,7 @@ fn sqlite_file(args: &StoreArgs, command: &str) -> Result<std::path::PathBuf> {
 fn sqlite_path(args: &StoreArgs) -> Result<Option<std::path::PathBuf>> {
     match args.database_url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
         Some(url) if url.starts_with("sqlite:") => {
-            Ok(store_sqlite::backup::file_of_url(url).context("reading DATABASE_URL")?)
+            Ok(store_sql::sqlite::backup::file_of_url(url).context("reading DATABASE_URL")?)
         }
         Some(_) => Ok(None),
         None => Ok(Some(args.data_dir.join("localwire.sqlite"))),
@@ -132,13 +132,13 @@ fn sqlite_path(args: &StoreArgs) -> Result<Option<std::path::PathBuf>> {
 async fn open_store(args: &StoreArgs) -> Result<Arc<dyn Store>> {
     match args.database_url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
         Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-            let store = store_postgres::PgStore::connect(url)
+            let store = store_sql::postgres::PgStore::connect(url)
                 .await
                 .context("connecting to PostgreSQL (DATABASE_URL)")?;
             Ok(Arc::new(store))
         }
         Some(url) if url.starts_with("sqlite:") => {
-            let store = store_sqlite::SqliteStore::open_url(url)
+            let store = store_sql::sqlite::SqliteStore::open_url(url)
                 .await
                 .context("opening SQLite (DATABASE_URL)")?;
             Ok(Arc::new(store))
@@ -148,7 +148,7 @@ async fn open_store(args: &StoreArgs) -> Result<Arc<dyn Store>> {
             std::fs::create_dir_all(&args.data_dir)
                 .with_context(|| format!("creating the data directory {}", args.data_dir.display()))?;
             let file = args.data_dir.join("localwire.sqlite");
-            let store = store_sqlite::SqliteStore::open_file(&file)
+            let store = store_sql::sqlite::SqliteStore::open_file(&file)
                 .await
                 .with_context(|| format!("opening {}", file.display()))?;
             Ok(Arc::new(store))
@@ -159,7 +159,7 @@ async fn open_store(args: &StoreArgs) -> Result<Arc<dyn Store>> {
 async fn serve(args: config::ServeArgs) -> Result<()> {
     // One server per SQLite data directory (D165, D395): held until the process ends.
     let _owner = match sqlite_path(&args.store)? {
-        Some(path) => Some(store_sqlite::backup::DataDirOwner::take(&path)?),
+        Some(path) => Some(store_sql::sqlite::backup::DataDirOwner::take(&path)?),
         None => None,
     };
     let store = open_store(&args.store).await?;

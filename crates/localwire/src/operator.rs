@@ -350,7 +350,7 @@ pub async fn specials_remove(store: &Arc<dyn Store>, args: &SpecialRemoveArgs) -
 /// `localwire backup FILE` (D395).
 pub fn backup(identity: &std::path::Path, out: &std::path::Path) -> Result<()> {
     let progress = Progress::new("backup", Unit::Bytes, 0);
-    let summary = store_sqlite::backup::backup(identity, out, &|done, total| {
+    let summary = store_sql::sqlite::backup::backup(identity, out, &|done, total| {
         progress.set_total(total);
         progress.set(done);
     })?;
@@ -372,7 +372,7 @@ pub fn restore(identity: &std::path::Path, input: &std::path::Path) -> Result<()
         .map(|d| d.as_secs())
         .unwrap_or_default();
     let progress = Progress::new("restore", Unit::Bytes, 0);
-    let summary = store_sqlite::backup::restore(identity, input, now, &|done, total| {
+    let summary = store_sql::sqlite::backup::restore(identity, input, now, &|done, total| {
         progress.set_total(total);
         progress.set(done);
     })?;

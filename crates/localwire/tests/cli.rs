@@ -111,7 +111,7 @@ fn database_url_selects_sqlite_or_postgres_and_rejects_others() {
 
 #[tokio::test]
 async fn migrate_on_postgres() {
-    let Some(options) = store_postgres::testing::fresh_database().await else {
+    let Some(options) = store_sql::postgres::testing::fresh_database().await else {
         eprintln!("skipped: TEST_DATABASE_URL is not set");
         return;
     };

@@ -106,7 +106,7 @@ fn stop(mut server: Server) -> String {
 /// (`… "news_items_media_id_identity_key"`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_demo_servers_started_together_on_one_empty_postgres_database_both_serve_the_demo_once() {
-    let Some(options) = store_postgres::testing::fresh_database().await else {
+    let Some(options) = store_sql::postgres::testing::fresh_database().await else {
         eprintln!("skipped: TEST_DATABASE_URL is not set");
         return;
     };
@@ -147,7 +147,7 @@ async fn two_demo_servers_started_together_on_one_empty_postgres_database_both_s
     }
 
     // The database holds the demo once, and no feed failed.
-    let store = store_postgres::PgStore::connect_with(options).await.unwrap();
+    let store = store_sql::postgres::PgStore::connect_with(options).await.unwrap();
     let publishers = store.export_publishers().await.unwrap();
     let feeds = store.feeds().await.unwrap();
     let stories: i64 = feeds.iter().map(|f| f.item_count).sum();

@@ -32,15 +32,17 @@ pub fn config() -> ApiConfig {
 pub async fn sqlite_store() -> Option<Arc<dyn Store>> {
     let dir = std::env::temp_dir().join(format!("lw-http-{}-{:016x}", std::process::id(), rand::random::<u64>()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let store = store_sqlite::SqliteStore::open_file(&dir.join("db.sqlite"))
+    let store = store_sql::sqlite::SqliteStore::open_file(&dir.join("db.sqlite"))
         .await
         .expect("sqlite");
     Some(Arc::new(store))
 }
 
 pub async fn postgres_store() -> Option<Arc<dyn Store>> {
-    let options = store_postgres::testing::fresh_database().await?;
-    let store = store_postgres::PgStore::connect_with(options).await.expect("postgres");
+    let options = store_sql::postgres::testing::fresh_database().await?;
+    let store = store_sql::postgres::PgStore::connect_with(options)
+        .await
+        .expect("postgres");
     Some(Arc::new(store))
 }
 

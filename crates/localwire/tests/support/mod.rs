@@ -281,7 +281,7 @@ pub fn saved_ids(server: &Server, device: &str, token: &str) -> Vec<i64> {
 
 /// A new empty PostgreSQL database's URL, or None when `TEST_DATABASE_URL` is unset.
 pub async fn fresh_postgres_url() -> Option<String> {
-    let options = store_postgres::testing::fresh_database().await?;
+    let options = store_sql::postgres::testing::fresh_database().await?;
     let base = std::env::var("TEST_DATABASE_URL").unwrap();
     let name = options.get_database().unwrap().to_string();
     match base.split_once('?').map_or(base.as_str(), |(u, _)| u).rsplit_once('/') {

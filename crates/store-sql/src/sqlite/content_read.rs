@@ -1,0 +1,104 @@
+//! Readers' queries on the content file, on plain SQLite connections (issue 33, D416).
+//!
+//! A read through sqlx's SQLite driver crossed to its worker thread and back for every
+//! row, copying each value on the way, and looked columns up by name: at a million
+//! stories that plumbing, not SQLite, was most of an uncached list's CPU. Here a read is
+//! one closure run on a blocking thread with a connection of our own, and rows are
+//! mapped by position straight from SQLite's buffers.
+
+use rusqlite::{Connection, OpenFlags};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+use store::content::{CityId, MediaId, MediaSource};
+use store::{Result, StoreError};
+use tokio::sync::Semaphore;
+
+/// Connections reading at once: as many as sqlx's read pool had. More only queue on
+/// the same cores.
+pub const READERS: usize = 4;
+
+pub struct ContentReader {
+    path: PathBuf,
+    /// Connections not in use; a read takes one and puts it back.
+    idle: Mutex<Vec<Connection>>,
+    /// At most [`READERS`] reads at once.
+    permits: Semaphore,
+}
+
+impl ContentReader {
+    /// Readers of the (already migrated) file at `path`.
+    pub fn open(path: &Path) -> Result<ContentReader> {
+        let idle = (0..READERS).map(|_| connect(path)).collect::<Result<Vec<_>>>()?;
+        Ok(ContentReader {
+            path: path.to_path_buf(),
+            idle: Mutex::new(idle),
+            permits: Semaphore::new(READERS),
+        })
+    }
+
+    /// Run `read` on a connection of its own, off the async threads.
+    pub async fn read<T, F>(&self, read: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    {
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| StoreError::Unavailable("the content readers are closed".into()))?;
+        // A connection is missing when a read was abandoned (its caller went away) or
+        // failed hard: a new one takes its place.
+        let taken = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let conn = match taken {
+            Some(c) => c,
+            None => connect(&self.path)?,
+        };
+        let (conn, out) = tokio::task::spawn_blocking(move || {
+            let out = read(&conn);
+            (conn, out)
+        })
+        .await
+        .map_err(|e| StoreError::Database(format!("a content read stopped: {e}")))?;
+        self.idle.lock().unwrap_or_else(|p| p.into_inner()).push(conn);
+        out.map_err(crate::sqlite::rusqlite_db)
+    }
+}
+
+fn connect(path: &Path) -> Result<Connection> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI,
+    )
+    .map_err(crate::sqlite::rusqlite_db)?;
+    conn.busy_timeout(Duration::from_secs(5))
+        .map_err(crate::sqlite::rusqlite_db)?;
+    // Every query of the module and its variants stays prepared.
+    conn.set_prepared_statement_cache_capacity(64);
+    conn.execute_batch("PRAGMA temp_store = memory;")
+        .map_err(crate::sqlite::rusqlite_db)?;
+    Ok(conn)
+}
+
+/// A publisher row: its columns in `MediaSource`'s order, the item count last (readers'
+/// queries count them; the writer, which needs none, selects 0).
+pub(crate) fn media_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MediaSource> {
+    Ok(MediaSource {
+        media_id: MediaId(r.get(0)?),
+        slug: r.get(1)?,
+        name: r.get(2)?,
+        icon_url: r.get(3)?,
+        home_url: r.get(4)?,
+        about: r.get(5)?,
+        contact: r.get(6)?,
+        category_id: r.get(7)?,
+        category_top_id: r.get(8)?,
+        country: r.get(9)?,
+        admin_code: r.get(10)?,
+        city: r.get(11)?,
+        city_id: CityId(r.get(12)?),
+        lang: r.get(13)?,
+        item_count: r.get(14)?,
+    })
+}
