@@ -17,7 +17,7 @@ use store::{
 };
 
 use crate::engine::Engine;
-use crate::user_row::user_from_row;
+use crate::rows::user_from_row;
 
 /// Tries of a sign-in whose transaction clashed with another (two devices signing in
 /// with the same new identity at once: the second finds it known and merges).

@@ -3,7 +3,7 @@
 
 use domain::user::UserServer;
 
-use crate::user_row::user_from_row;
+use crate::rows::user_from_row;
 
 /// A user's rows and the app settings on either engine. SQLite's `Store` keeps its
 /// session cache around these (`sqlite/mod.rs`); the SQL is here once.

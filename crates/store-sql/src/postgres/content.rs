@@ -2,14 +2,15 @@
 //! `localwire serve` processes share ingestion without fetching a feed twice.
 
 use crate::postgres::{PgStore, db};
+use crate::rows::{media_row, news_row, special_row};
 use async_trait::async_trait;
 use sqlx::postgres::PgRow;
 use sqlx::{Postgres, Row, Transaction};
 use std::collections::{BTreeSet, HashSet};
 use store::content::{
-    After, CityId, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedHealth, FeedId,
-    FeedStatus, FetchRecord, ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord,
-    NewsRow, PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted, news_in_order, search_page,
+    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, FeedHealth, FeedId, FeedStatus, FetchRecord,
+    ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow, PlaceKey,
+    PublisherFeeds, SearchQuery, Special, Upserted, news_in_order, search_page,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -28,27 +29,6 @@ macro_rules! search_words {
             $n,
             ") AS q)"
         )
-    };
-}
-
-macro_rules! news_columns {
-    ($content:literal) => {
-        concat!(
-            "n.news_id, n.media_id, n.title, n.org_img_url, n.img_url, n.thumbnail_url, n.video_url, n.voice_url, ",
-            $content,
-            " AS content, n.content_type, n.content_total_length, n.description, n.summary, n.news_type, \
-             n.publish_time, n.link_url, n.author, n.category_id, n.tags, n.city_ids, n.lang, n.read_count, \
-             n.like_count, n.share_count, n.comment_count, n.cluster_id, m.name AS media_name, \
-             m.icon_url AS media_icon, m.home_url AS media_home_url, COALESCE(c.size, 1) AS c_size, \
-             COALESCE(c.media_count, 1) AS c_media, COALESCE(c.newest, n.publish_time) AS c_newest"
-        )
-    };
-}
-
-macro_rules! news_from {
-    () => {
-        " FROM news_items n JOIN media_sources m ON m.media_id = n.media_id \
-          LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id "
     };
 }
 
@@ -82,86 +62,6 @@ macro_rules! newest_items {
             " ORDER BY n.publish_time DESC, n.news_id DESC LIMIT $5"
         )
     };
-}
-
-macro_rules! media_columns {
-    () => {
-        "m.media_id, m.slug, m.name, m.icon_url, m.home_url, m.about, m.contact, m.category_id, m.category_top_id, \
-         m.country, m.admin_code, m.city, m.city_id, m.lang, \
-         (SELECT count(*) FROM news_items i WHERE i.media_id = m.media_id) AS item_count"
-    };
-}
-
-fn news_row(r: &PgRow) -> std::result::Result<NewsRow, sqlx::Error> {
-    let tags: String = r.try_get("tags")?;
-    let city_ids: String = r.try_get("city_ids")?;
-    Ok(NewsRow {
-        news_id: NewsId(r.try_get("news_id")?),
-        media_id: MediaId(r.try_get("media_id")?),
-        title: r.try_get("title")?,
-        org_img_url: r.try_get("org_img_url")?,
-        img_url: r.try_get("img_url")?,
-        thumbnail_url: r.try_get("thumbnail_url")?,
-        video_url: r.try_get("video_url")?,
-        voice_url: r.try_get("voice_url")?,
-        content: r.try_get("content")?,
-        content_type: r.try_get("content_type")?,
-        content_total_length: r.try_get("content_total_length")?,
-        description: r.try_get("description")?,
-        summary: r.try_get("summary")?,
-        news_type: r.try_get("news_type")?,
-        publish_time_ms: r.try_get("publish_time")?,
-        link_url: r.try_get("link_url")?,
-        author: r.try_get("author")?,
-        category_id: r.try_get("category_id")?,
-        tags: serde_json::from_str(&tags).unwrap_or_default(),
-        lang: r.try_get("lang")?,
-        city_ids: serde_json::from_str(&city_ids).unwrap_or_default(),
-        read_count: r.try_get("read_count")?,
-        like_count: r.try_get("like_count")?,
-        share_count: r.try_get("share_count")?,
-        comment_count: r.try_get("comment_count")?,
-        media_name: r.try_get("media_name")?,
-        media_icon: r.try_get("media_icon")?,
-        media_home_url: r.try_get("media_home_url")?,
-        cluster_id: ClusterId(r.try_get("cluster_id")?),
-        cluster: ClusterStats {
-            size: r.try_get("c_size")?,
-            media_count: r.try_get("c_media")?,
-            newest_ms: r.try_get("c_newest")?,
-        },
-    })
-}
-
-fn media_row(r: &PgRow) -> std::result::Result<MediaSource, sqlx::Error> {
-    Ok(MediaSource {
-        media_id: MediaId(r.try_get("media_id")?),
-        slug: r.try_get("slug")?,
-        name: r.try_get("name")?,
-        icon_url: r.try_get("icon_url")?,
-        home_url: r.try_get("home_url")?,
-        about: r.try_get("about")?,
-        contact: r.try_get("contact")?,
-        category_id: r.try_get("category_id")?,
-        category_top_id: r.try_get("category_top_id")?,
-        country: r.try_get("country")?,
-        admin_code: r.try_get("admin_code")?,
-        city: r.try_get("city")?,
-        city_id: CityId(r.try_get("city_id")?),
-        lang: r.try_get("lang")?,
-        item_count: r.try_get("item_count")?,
-    })
-}
-
-fn special_row(r: &PgRow) -> std::result::Result<Special, sqlx::Error> {
-    let ids: String = r.try_get("news_ids")?;
-    Ok(Special {
-        slug: r.try_get("slug")?,
-        title: r.try_get("title")?,
-        description: r.try_get("description")?,
-        query: r.try_get("query")?,
-        news_ids: serde_json::from_str(&ids).unwrap_or_default(),
-    })
 }
 
 fn rows<T>(rows: Vec<PgRow>, map: fn(&PgRow) -> std::result::Result<T, sqlx::Error>) -> Result<Vec<T>> {

@@ -2,47 +2,24 @@
 //! ([`ContentReader`](crate::sqlite::content_read::ContentReader), D416), writes through
 //! [`ContentWriter`](crate::sqlite::content_write::ContentWriter).
 
+use crate::rows::{media_row, news_row, special_row};
 use crate::sqlite::SqliteStore;
-use crate::sqlite::content_read::media_row;
 use crate::sqlite::content_write::{self as w, Change};
 use async_trait::async_trait;
 use rusqlite::OptionalExtension;
 use rusqlite::types::Value;
 use store::content::{
-    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, ClusterStats, FeedHealth, FeedId, FeedStatus,
-    FetchRecord, ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow,
-    PlaceKey, PublisherFeeds, SearchQuery, Special, Upserted, news_in_order, search_page,
+    After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, FeedHealth, FeedId, FeedStatus, FetchRecord,
+    ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow, PlaceKey,
+    PublisherFeeds, SearchQuery, Special, Upserted, news_in_order, search_page,
 };
 use store::{ContentStore, Result, StoreError};
-
-/// The columns of a news row with its publisher and cluster; `$content` is the content
-/// expression (`''` in lists).
-macro_rules! news_columns {
-    ($content:literal) => {
-        concat!(
-            "n.news_id, n.media_id, n.title, n.org_img_url, n.img_url, n.thumbnail_url, n.video_url, n.voice_url, ",
-            $content,
-            " AS content, n.content_type, n.content_total_length, n.description, n.summary, n.news_type, \
-             n.publish_time, n.link_url, n.author, n.category_id, n.tags, n.city_ids, n.lang, n.read_count, \
-             n.like_count, n.share_count, n.comment_count, n.cluster_id, m.name AS media_name, \
-             m.icon_url AS media_icon, m.home_url AS media_home_url, COALESCE(c.size, 1) AS c_size, \
-             COALESCE(c.media_count, 1) AS c_media, COALESCE(c.newest, n.publish_time) AS c_newest"
-        )
-    };
-}
 
 /// Limits and offsets are written `LIMIT +?n`: SQLite (3.45 and later) reads a bare
 /// `LIMIT ?n` as a constant for planning, so each new bind expires the statement and
 /// every call prepared it again (10–17% of a read's CPU under load); the unary plus
 /// keeps the value a run-time one (same rows).
-/// Items with their publisher and cluster.
-macro_rules! news_from {
-    () => {
-        " FROM news_items n JOIN media_sources m ON m.media_id = n.media_id \
-          LEFT JOIN story_clusters c ON c.cluster_id = n.cluster_id "
-    };
-}
-
+///
 /// Language and country filters: binds ?1 (lang or NULL) and ?2 (country or NULL).
 macro_rules! filters {
     () => {
@@ -99,61 +76,10 @@ macro_rules! places_page {
     };
 }
 
-macro_rules! media_columns {
-    () => {
-        "m.media_id, m.slug, m.name, m.icon_url, m.home_url, m.about, m.contact, m.category_id, m.category_top_id, \
-         m.country, m.admin_code, m.city, m.city_id, m.lang, \
-         (SELECT count(*) FROM news_items i WHERE i.media_id = m.media_id) AS item_count"
-    };
-}
-
-/// A row of [`news_columns`], read by position: every news select starts with those
-/// columns.
-fn news_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<NewsRow> {
-    let tags: String = r.get(18)?;
-    let city_ids: String = r.get(19)?;
-    Ok(NewsRow {
-        news_id: NewsId(r.get(0)?),
-        media_id: MediaId(r.get(1)?),
-        title: r.get(2)?,
-        org_img_url: r.get(3)?,
-        img_url: r.get(4)?,
-        thumbnail_url: r.get(5)?,
-        video_url: r.get(6)?,
-        voice_url: r.get(7)?,
-        content: r.get(8)?,
-        content_type: r.get(9)?,
-        content_total_length: r.get(10)?,
-        description: r.get(11)?,
-        summary: r.get(12)?,
-        news_type: r.get(13)?,
-        publish_time_ms: r.get(14)?,
-        link_url: r.get(15)?,
-        author: r.get(16)?,
-        category_id: r.get(17)?,
-        tags: serde_json::from_str(&tags).unwrap_or_default(),
-        lang: r.get(20)?,
-        city_ids: serde_json::from_str(&city_ids).unwrap_or_default(),
-        read_count: r.get(21)?,
-        like_count: r.get(22)?,
-        share_count: r.get(23)?,
-        comment_count: r.get(24)?,
-        cluster_id: ClusterId(r.get(25)?),
-        media_name: r.get(26)?,
-        media_icon: r.get(27)?,
-        media_home_url: r.get(28)?,
-        cluster: ClusterStats {
-            size: r.get(29)?,
-            media_count: r.get(30)?,
-            newest_ms: r.get(31)?,
-        },
-    })
-}
-
 /// The news rows `sql` selects with `params` (bound in order, ?1 on).
 fn news_rows(conn: &rusqlite::Connection, sql: &str, params: &[Value]) -> rusqlite::Result<Vec<NewsRow>> {
     let mut stmt = conn.prepare_cached(sql)?;
-    let rows = stmt.query_map(rusqlite::params_from_iter(params), news_row)?;
+    let rows = stmt.query_map(rusqlite::params_from_iter(params), |r| news_row(r))?;
     rows.collect()
 }
 
@@ -181,17 +107,6 @@ fn fts_query(words: &[String], last_as_prefix: bool) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-fn special_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Special> {
-    let ids: String = r.get(4)?;
-    Ok(Special {
-        slug: r.get(0)?,
-        title: r.get(1)?,
-        description: r.get(2)?,
-        query: r.get(3)?,
-        news_ids: serde_json::from_str(&ids).unwrap_or_default(),
-    })
 }
 
 /// Top news (D410): each six-hour bucket of the window walked in rank order on
@@ -269,7 +184,7 @@ impl ContentStore for SqliteStore {
                         media_columns!(),
                         " FROM media_sources m ORDER BY m.media_id"
                     ))?
-                    .query_map([], media_row)?
+                    .query_map([], |r| media_row(r))?
                     .collect::<rusqlite::Result<Vec<_>>>()?;
                 let mut out: Vec<(MediaSource, Vec<NewFeed>)> = media.into_iter().map(|m| (m, Vec::new())).collect();
                 let mut feeds = conn.prepare_cached("SELECT media_id, url, lang FROM feeds ORDER BY feed_id")?;
@@ -474,7 +389,7 @@ impl ContentStore for SqliteStore {
                     media_columns!(),
                     " FROM media_sources m WHERE m.media_id = ?1"
                 ))?
-                .query_row([media_id.0], media_row)
+                .query_row([media_id.0], |r| media_row(r))
                 .optional()
             })
             .await
@@ -490,7 +405,7 @@ impl ContentStore for SqliteStore {
                     " FROM media_sources m WHERE instr(m.name_fold, ?1) > 0 ORDER BY m.name_fold, m.media_id \
                      LIMIT +?2 OFFSET +?3"
                 ))?
-                .query_map(rusqlite::params![folded, limit, offset], media_row)?
+                .query_map(rusqlite::params![folded, limit, offset], |r| media_row(r))?
                 .collect()
             })
             .await
@@ -657,7 +572,7 @@ impl ContentStore for SqliteStore {
         self.content_read
             .read(move |conn| {
                 conn.prepare_cached("SELECT slug, title, description, query, news_ids FROM specials WHERE slug = ?1")?
-                    .query_row([slug], special_row)
+                    .query_row([slug], |r| special_row(r))
                     .optional()
             })
             .await
@@ -667,7 +582,7 @@ impl ContentStore for SqliteStore {
         self.content_read
             .read(|conn| {
                 conn.prepare_cached("SELECT slug, title, description, query, news_ids FROM specials ORDER BY slug")?
-                    .query_map([], special_row)?
+                    .query_map([], |r| special_row(r))?
                     .collect()
             })
             .await

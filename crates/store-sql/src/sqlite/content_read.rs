@@ -10,7 +10,6 @@ use rusqlite::{Connection, OpenFlags};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
-use store::content::{CityId, MediaId, MediaSource};
 use store::{Result, StoreError};
 use tokio::sync::Semaphore;
 
@@ -79,26 +78,4 @@ fn connect(path: &Path) -> Result<Connection> {
     conn.execute_batch("PRAGMA temp_store = memory;")
         .map_err(crate::sqlite::rusqlite_db)?;
     Ok(conn)
-}
-
-/// A publisher row: its columns in `MediaSource`'s order, the item count last (readers'
-/// queries count them; the writer, which needs none, selects 0).
-pub(crate) fn media_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MediaSource> {
-    Ok(MediaSource {
-        media_id: MediaId(r.get(0)?),
-        slug: r.get(1)?,
-        name: r.get(2)?,
-        icon_url: r.get(3)?,
-        home_url: r.get(4)?,
-        about: r.get(5)?,
-        contact: r.get(6)?,
-        category_id: r.get(7)?,
-        category_top_id: r.get(8)?,
-        country: r.get(9)?,
-        admin_code: r.get(10)?,
-        city: r.get(11)?,
-        city_id: CityId(r.get(12)?),
-        lang: r.get(13)?,
-        item_count: r.get(14)?,
-    })
 }

@@ -552,10 +552,7 @@ fn media_by_id(tx: &Connection, media_id: i64) -> Result<Option<MediaSource>> {
         "SELECT media_id, slug, name, icon_url, home_url, about, contact, category_id, category_top_id, country, \
          admin_code, city, city_id, lang, 0 FROM media_sources WHERE media_id = ?",
     )
-    .and_then(|mut s| {
-        s.query_row([media_id], crate::sqlite::content_read::media_row)
-            .optional()
-    })
+    .and_then(|mut s| s.query_row([media_id], |r| crate::rows::media_row(r)).optional())
     .map_err(db)
 }
 

@@ -236,7 +236,7 @@ impl GuestWriter {
             let conn = lookup.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             conn.prepare_cached(concat!("SELECT ", user_columns!(), " FROM users u WHERE u.id = ?1"))
                 .map_err(db)?
-                .query_row([id], |row| crate::user_row::user_from_row(row))
+                .query_row([id], |row| crate::rows::user_from_row(row))
                 .optional()
                 .map_err(db)?
                 .ok_or_else(|| StoreError::Database(format!("no user {id} to start a session for")))
