@@ -76,6 +76,7 @@ mod accounts;
 mod engine;
 mod purge;
 mod push;
+mod reports;
 mod rows;
 mod store_impl;
 mod thing_writes;

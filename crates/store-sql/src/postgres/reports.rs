@@ -4,47 +4,11 @@
 //! commits itself.
 
 use async_trait::async_trait;
-use sqlx::Row;
-use sqlx::postgres::PgRow;
-use store::reports::{Count, DAY_MS, DayUsage, EVENT_IDS_PER_CALL, ReportCall, ReportEvent, TOP, Usage, full_fields};
+use store::reports::{Count, DAY_MS, EVENT_IDS_PER_CALL, ReportCall, ReportEvent, TOP, Usage};
 use store::{ReportStore, Result};
 
 use crate::postgres::{PgStore, db};
-
-/// Events joined to their calls: the range finds a call's events by the primary key, and
-/// `c.id = e.id / 128` the call of an event.
-macro_rules! joined {
-    () => {
-        "report_calls c JOIN report_events e ON e.id >= c.id * 128 AND e.id < c.id * 128 + 128 AND c.id = e.id / 128"
-    };
-}
-
-fn event_from_row(r: &PgRow) -> std::result::Result<ReportEvent, sqlx::Error> {
-    let (event, subject, detail, label, fields): (String, String, String, String, String) = (
-        r.try_get(3)?,
-        r.try_get(8)?,
-        r.try_get(9)?,
-        r.try_get(10)?,
-        r.try_get(13)?,
-    );
-    Ok(ReportEvent {
-        id: r.try_get(0)?,
-        received_at_ms: r.try_get(1)?,
-        time_ms: r.try_get(2)?,
-        fields: full_fields(&event, &subject, &detail, &label, &fields),
-        event,
-        device_id: r.try_get(4)?,
-        country: r.try_get(5)?,
-        lang: r.try_get(6)?,
-        channel: r.try_get(7)?,
-        subject,
-        detail,
-        label,
-        ip: r.try_get(11)?,
-        user_agent: r.try_get(12)?,
-        property: r.try_get(14)?,
-    })
-}
+use crate::reports;
 
 impl PgStore {
     /// The bytes the report tables take with their indexes and TOAST (issue 29's
@@ -67,13 +31,7 @@ impl PgStore {
             .await
             .map_err(db)?;
         rows.iter()
-            .map(|r| {
-                Ok(Count {
-                    key: r.try_get(0)?,
-                    label: r.try_get(1)?,
-                    count: r.try_get(2)?,
-                })
-            })
+            .map(reports::count_row)
             .collect::<std::result::Result<_, sqlx::Error>>()
             .map_err(db)
     }
@@ -143,112 +101,40 @@ impl ReportStore for PgStore {
     }
 
     async fn report_events(&self, from_ms: i64, to_ms: i64, after_id: i64, limit: i64) -> Result<Vec<ReportEvent>> {
-        let rows = sqlx::query(concat!(
-            "SELECT e.id, c.received_at, e.event_time, e.event, c.device_id, c.country, c.lang, c.channel, \
-             e.subject, e.detail, e.label, c.ip, c.user_agent, e.fields, c.property FROM ",
-            joined!(),
-            " WHERE c.received_at >= $1 AND c.received_at < $2 AND e.id > $3 ORDER BY e.id LIMIT $4"
-        ))
-        .bind(from_ms)
-        .bind(to_ms)
-        .bind(after_id)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(db)?;
+        let rows = sqlx::query(reports::EVENTS)
+            .bind(from_ms)
+            .bind(to_ms)
+            .bind(after_id)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db)?;
         rows.iter()
-            .map(event_from_row)
+            .map(reports::event_row)
             .collect::<std::result::Result<_, _>>()
             .map_err(db)
     }
 
     async fn usage(&self, from_ms: i64, to_ms: i64) -> Result<Usage> {
-        let rows = sqlx::query(concat!(
-            "SELECT c.received_at / $3, COUNT(DISTINCT CASE WHEN c.device_id <> '' THEN c.device_id END), \
-             SUM(CASE WHEN e.event = 'pageView' THEN 1 ELSE 0 END)::BIGINT, COUNT(*) FROM ",
-            joined!(),
-            " WHERE c.received_at >= $1 AND c.received_at < $2 GROUP BY 1 ORDER BY 1"
-        ))
-        .bind(from_ms)
-        .bind(to_ms)
-        .bind(DAY_MS)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(db)?;
-        let days = rows
+        let days = sqlx::query(reports::DAYS)
+            .bind(DAY_MS)
+            .bind(from_ms)
+            .bind(to_ms)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db)?
             .iter()
-            .map(|r| {
-                Ok(DayUsage {
-                    day: r.try_get(0)?,
-                    readers: r.try_get(1)?,
-                    page_views: r.try_get(2)?,
-                    events: r.try_get(3)?,
-                })
-            })
+            .map(reports::day_row)
             .collect::<std::result::Result<_, sqlx::Error>>()
             .map_err(db)?;
         Ok(Usage {
             days,
-            core_functions: self
-                .counts(
-                    concat!(
-                        "SELECT e.subject, '', COUNT(*) FROM ",
-                        joined!(),
-                        " WHERE c.received_at >= $1 AND c.received_at < $2 AND e.event = 'coreBehavior' \
-                         GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT $3"
-                    ),
-                    from_ms,
-                    to_ms,
-                )
-                .await?,
-            top_stories: self
-                .counts(
-                    concat!(
-                        "SELECT e.detail, MAX(e.label), COUNT(*) FROM ",
-                        joined!(),
-                        " WHERE c.received_at >= $1 AND c.received_at < $2 AND e.event = 'pageView' \
-                         AND e.detail <> '' GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT $3"
-                    ),
-                    from_ms,
-                    to_ms,
-                )
-                .await?,
-            search_terms: self
-                .counts(
-                    concat!(
-                        "SELECT lower(e.subject), '', COUNT(*) FROM ",
-                        joined!(),
-                        " WHERE c.received_at >= $1 AND c.received_at < $2 AND e.event = 'search' \
-                         AND e.subject <> '' GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT $3"
-                    ),
-                    from_ms,
-                    to_ms,
-                )
-                .await?,
-            channels: self
-                .counts(
-                    "SELECT channel, '', COUNT(DISTINCT device_id) FROM report_calls WHERE received_at >= $1 \
-                     AND received_at < $2 GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT $3",
-                    from_ms,
-                    to_ms,
-                )
-                .await?,
-            countries: self
-                .counts(
-                    "SELECT country, '', COUNT(DISTINCT device_id) FROM report_calls WHERE received_at >= $1 \
-                     AND received_at < $2 GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT $3",
-                    from_ms,
-                    to_ms,
-                )
-                .await?,
-            languages: self
-                .counts(
-                    "SELECT lang, '', COUNT(DISTINCT device_id) FROM report_calls WHERE received_at >= $1 \
-                     AND received_at < $2 GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT $3",
-                    from_ms,
-                    to_ms,
-                )
-                .await?,
+            core_functions: self.counts(reports::CORE_FUNCTIONS, from_ms, to_ms).await?,
+            top_stories: self.counts(reports::TOP_STORIES, from_ms, to_ms).await?,
+            search_terms: self.counts(reports::SEARCH_TERMS, from_ms, to_ms).await?,
+            channels: self.counts(reports::CHANNELS, from_ms, to_ms).await?,
+            countries: self.counts(reports::COUNTRIES, from_ms, to_ms).await?,
+            languages: self.counts(reports::LANGUAGES, from_ms, to_ms).await?,
         })
     }
 }

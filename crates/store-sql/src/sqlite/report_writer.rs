@@ -13,9 +13,11 @@ use rusqlite::{Connection, TransactionBehavior, params};
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
-use store::reports::{Count, DAY_MS, DayUsage, EVENT_IDS_PER_CALL, ReportCall, ReportEvent, TOP, Usage, full_fields};
+use store::reports::{Count, DAY_MS, EVENT_IDS_PER_CALL, ReportCall, ReportEvent, TOP, Usage};
 use store::{Result, StoreError};
 use tokio::sync::oneshot;
+
+use crate::reports;
 
 /// At most this many appends share a commit.
 const MAX_BATCH: usize = 512;
@@ -84,9 +86,6 @@ fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
 
 /// Events joined to their calls; `c.id = e.id / 128` finds the call from an event,
 /// the range finds a call's events.
-const JOINED: &str = "report_calls c JOIN report_events e ON e.id >= c.id * 128 AND e.id < c.id * 128 + 128 \
-                      AND c.id = e.id / 128";
-
 fn db(e: rusqlite::Error) -> StoreError {
     crate::sqlite::rusqlite_db(e)
 }
@@ -309,104 +308,30 @@ fn delete_before(conn: &mut Connection, before: i64) -> rusqlite::Result<u64> {
 }
 
 fn events(conn: &Connection, from: i64, to: i64, after: i64, limit: i64) -> rusqlite::Result<Vec<ReportEvent>> {
-    let mut q = conn.prepare_cached(&format!(
-        "SELECT e.id, c.received_at, e.event_time, e.event, c.device_id, c.country, c.lang, c.channel, e.subject, \
-         e.detail, e.label, c.ip, c.user_agent, e.fields, c.property FROM {JOINED} \
-         WHERE c.received_at >= ?1 AND c.received_at < ?2 AND e.id > ?3 ORDER BY e.id LIMIT ?4"
-    ))?;
-    q.query_map(params![from, to, after, limit], |r| {
-        let (event, subject, detail, label, fields): (String, String, String, String, String) =
-            (r.get(3)?, r.get(8)?, r.get(9)?, r.get(10)?, r.get(13)?);
-        Ok(ReportEvent {
-            id: r.get(0)?,
-            received_at_ms: r.get(1)?,
-            time_ms: r.get(2)?,
-            fields: full_fields(&event, &subject, &detail, &label, &fields),
-            event,
-            device_id: r.get(4)?,
-            country: r.get(5)?,
-            lang: r.get(6)?,
-            channel: r.get(7)?,
-            subject,
-            detail,
-            label,
-            ip: r.get(11)?,
-            user_agent: r.get(12)?,
-            property: r.get(14)?,
-        })
-    })?
-    .collect()
+    let mut q = conn.prepare_cached(reports::EVENTS)?;
+    q.query_map(params![from, to, after, limit], |r| reports::event_row(r))?
+        .collect()
 }
 
 fn counts(conn: &Connection, sql: &str, from: i64, to: i64) -> rusqlite::Result<Vec<Count>> {
     let mut q = conn.prepare_cached(sql)?;
-    q.query_map(params![from, to, TOP], |r| {
-        Ok(Count {
-            key: r.get(0)?,
-            label: r.get(1)?,
-            count: r.get(2)?,
-        })
-    })?
-    .collect()
+    q.query_map(params![from, to, TOP], |r| reports::count_row(r))?
+        .collect()
 }
 
 fn usage(conn: &Connection, from: i64, to: i64) -> rusqlite::Result<Usage> {
-    let mut q = conn.prepare_cached(&format!(
-        "SELECT c.received_at / ?3, COUNT(DISTINCT CASE WHEN c.device_id <> '' THEN c.device_id END), \
-         SUM(CASE WHEN e.event = 'pageView' THEN 1 ELSE 0 END), COUNT(*) \
-         FROM {JOINED} WHERE c.received_at >= ?1 AND c.received_at < ?2 GROUP BY 1 ORDER BY 1"
-    ))?;
+    let mut q = conn.prepare_cached(reports::DAYS)?;
     let days = q
-        .query_map(params![from, to, DAY_MS], |r| {
-            Ok(DayUsage {
-                day: r.get(0)?,
-                readers: r.get(1)?,
-                page_views: r.get(2)?,
-                events: r.get(3)?,
-            })
-        })?
+        .query_map(params![DAY_MS, from, to], |r| reports::day_row(r))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    // Every call has an event, so distinct devices by call are distinct devices by event.
-    let by_devices = |column: &str| {
-        format!(
-            "SELECT {column}, '', COUNT(DISTINCT device_id) FROM report_calls \
-             WHERE received_at >= ?1 AND received_at < ?2 GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT ?3"
-        )
-    };
     Ok(Usage {
         days,
-        core_functions: counts(
-            conn,
-            &format!(
-                "SELECT e.subject, '', COUNT(*) FROM {JOINED} WHERE c.received_at >= ?1 AND c.received_at < ?2 \
-                 AND e.event = 'coreBehavior' GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT ?3"
-            ),
-            from,
-            to,
-        )?,
-        top_stories: counts(
-            conn,
-            &format!(
-                "SELECT e.detail, MAX(e.label), COUNT(*) FROM {JOINED} WHERE c.received_at >= ?1 \
-                 AND c.received_at < ?2 AND e.event = 'pageView' AND e.detail <> '' GROUP BY 1 ORDER BY 3 DESC, 1 \
-                 LIMIT ?3"
-            ),
-            from,
-            to,
-        )?,
-        search_terms: counts(
-            conn,
-            &format!(
-                "SELECT lower(e.subject), '', COUNT(*) FROM {JOINED} WHERE c.received_at >= ?1 \
-                 AND c.received_at < ?2 AND e.event = 'search' AND e.subject <> '' GROUP BY 1 ORDER BY 3 DESC, 1 \
-                 LIMIT ?3"
-            ),
-            from,
-            to,
-        )?,
-        channels: counts(conn, &by_devices("channel"), from, to)?,
-        countries: counts(conn, &by_devices("country"), from, to)?,
-        languages: counts(conn, &by_devices("lang"), from, to)?,
+        core_functions: counts(conn, reports::CORE_FUNCTIONS, from, to)?,
+        top_stories: counts(conn, reports::TOP_STORIES, from, to)?,
+        search_terms: counts(conn, reports::SEARCH_TERMS, from, to)?,
+        channels: counts(conn, reports::CHANNELS, from, to)?,
+        countries: counts(conn, reports::COUNTRIES, from, to)?,
+        languages: counts(conn, reports::LANGUAGES, from, to)?,
     })
 }
 
