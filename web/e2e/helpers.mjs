@@ -375,9 +375,11 @@ export async function startServer({
   const signIn = ['--google-client-id', '--facebook-app-id'].some((f) => extraArgs.includes(f));
   if (signIn && !extraArgs.includes('--public-url'))
     args.push('--public-url', `http://127.0.0.1:${port}`);
-  const child = spawn(binary, args, {
-    env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn', ...env },
-  });
+  const child = owned(
+    spawn(binary, args, {
+      env: { ...process.env, LOCALWIRE_LOG: process.env.LOCALWIRE_LOG ?? 'warn', ...env },
+    }),
+  );
   child.stdout.on('data', (chunk) => output.push(chunk));
   child.stderr.on('data', (chunk) => output.push(chunk));
   let exited = null;
@@ -522,9 +524,24 @@ export function skipWithoutBinaries() {
     : `no localwire or fake-providers binary beside ${binary} (build them first)`;
 }
 
+/**
+ * A child process that ends with this test file's process. A setup that throws leaves its
+ * children running; the runner then ends the file (`--test-force-exit`, so a broken setup
+ * fails instead of hanging CI) and this kills what the file started.
+ */
+function owned(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+const children = new Set();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
 /** Starts `fake-providers --port 0`; resolves with its JSON line (URLs, client ids). */
 export async function startFakeProviders() {
-  const child = spawn(fakeProvidersBinary, ['--port', '0']);
+  const child = owned(spawn(fakeProvidersBinary, ['--port', '0']));
   const lines = createInterface({ input: child.stdout });
   const first = await new Promise((resolve, reject) => {
     lines.once('line', resolve);
