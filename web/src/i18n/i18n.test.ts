@@ -2,7 +2,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '../lib/locale';
 import { act, render, screen } from '@testing-library/react';
 import { createElement } from 'react';
-import { applyDocumentLocale, elide, formatMessage, i18n, loadLocale, useTranslation } from '.';
+import adminEn from './admin/en.json';
+import adminEs from './admin/es.json';
+import {
+  applyDocumentLocale,
+  elide,
+  formatMessage,
+  i18n,
+  loadLocale,
+  loadMessages,
+  useTranslation,
+} from '.';
 
 afterEach(async () => {
   await loadLocale('en');
@@ -113,5 +123,15 @@ describe('D423 messages', () => {
     expect(screen.getByText(i18n.t('Web_Back'))).toBeInTheDocument();
     await act(() => loadLocale('es'));
     expect(screen.getByText('Volver al inicio')).toBeInTheDocument();
+  });
+
+  it('D423 a part’s messages join every loaded locale, and each one loaded later', async () => {
+    await loadLocale('en');
+    const key = Object.keys(adminEn)[0];
+    expect(i18n.t(key)).toBe(key);
+    await loadMessages('admin');
+    expect(i18n.t(key)).toBe(adminEn[key as keyof typeof adminEn]);
+    await loadLocale('es');
+    expect(i18n.t(key)).toBe(adminEs[key as keyof typeof adminEs]);
   });
 });

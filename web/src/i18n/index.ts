@@ -1,6 +1,8 @@
 /**
  * The app's messages: one flat JSON catalogue per locale (D2). Only the active catalogue
- * is loaded: each JSON file becomes its own lazy chunk. A message is a catalogue string
+ * is loaded: each JSON file becomes its own lazy chunk. A part of the app no reader
+ * opens has its messages in a catalogue of its own (`admin/en.json`, …), loaded with it
+ * (`loadMessages`, D423). A message is a catalogue string
  * with `{{name}}` values; `t` does what i18next did for this app (D423: 16 KB of every
  * first load, for the part of it the app used): values, a plural form where the
  * catalogue has one (`Key_one`, `Key_other`, … by `Intl.PluralRules`, `Key_zero` for 0),
@@ -19,8 +21,14 @@ export type TOptions = Record<string, unknown> & {
 };
 export type TFunction = (key: string, options?: TOptions) => string;
 
-const catalogues = import.meta.glob<Catalogue>('./*.json', { import: 'default' });
+const catalogues = import.meta.glob<Catalogue>(['./*.json', './*/*.json'], {
+  import: 'default',
+});
 const loaded = new Map<string, Catalogue>();
+/** The parts whose messages every prepared locale gets too. */
+const parts = new Set<string>();
+/** `locale` or `part/locale` → its catalogue has been added. */
+const added = new Set<string>();
 const listeners = new Set<(language: string) => void>();
 
 /**
@@ -117,16 +125,33 @@ export function applyDocumentLocale(locale: string, doc: Document = document): v
  * §8.6: a catalogue that fails to load is logged 'Failed locale loading'.
  */
 export async function prepareLocale(locale: Locale): Promise<boolean> {
-  if (loaded.has(locale)) return true;
-  const load = catalogues[`./${locale}.json`];
   try {
-    if (!load) throw new Error(`No catalogue for ${locale}`);
-    loaded.set(locale, await load());
+    await addCatalogue(locale, locale);
+    // Read after the main catalogue is in: a part asked for meanwhile is added too.
+    for (const part of parts) await addCatalogue(locale, `${part}/${locale}`);
     return true;
   } catch (error) {
     console.error('Failed locale loading', error);
     return false;
   }
+}
+
+async function addCatalogue(locale: Locale, name: string): Promise<void> {
+  if (added.has(name)) return;
+  const load = catalogues[`./${name}.json`];
+  if (!load) throw new Error(`No catalogue for ${name}`);
+  loaded.set(locale, { ...loaded.get(locale), ...(await load()) });
+  added.add(name);
+}
+
+/**
+ * Adds a part's messages (`./<part>/<locale>.json`) to every locale loaded now and
+ * to each one loaded later; a screen waits for it before its first render (its
+ * module's `ready`, D423).
+ */
+export async function loadMessages(part: string): Promise<void> {
+  parts.add(part);
+  await Promise.all([...loaded.keys()].map((locale) => prepareLocale(locale as Locale)));
 }
 
 /**
