@@ -2,11 +2,13 @@
  * The app's messages: one flat JSON catalogue per locale (D2). Only the active catalogue
  * is loaded: each JSON file becomes its own lazy chunk. A part of the app no reader
  * opens has its messages in a catalogue of its own (`admin/en.json`, …), loaded with it
- * (`loadMessages`, D423). A message is a catalogue string
- * with `{{name}}` values; `t` does what i18next did for this app (D423: 16 KB of every
- * first load, for the part of it the app used): values, a plural form where the
- * catalogue has one (`Key_one`, `Key_other`, … by `Intl.PluralRules`, `Key_zero` for 0),
- * `defaultValue`, `lng`, the key itself when the catalogue lacks it, French elision.
+ * (`loadMessages`, D423).
+ *
+ * A message is a catalogue string with `{{name}}` values; `t` does what i18next did for
+ * this app (D423: 16 KB of every first load, for the part of it the app used): values,
+ * a plural form where the catalogue has one (`Key_one`, `Key_other`, … by
+ * `Intl.PluralRules`, `Key_zero` for 0), `defaultValue`, `lng`, the key itself when the
+ * catalogue lacks it, French elision.
  */
 import { useSyncExternalStore } from 'react';
 import { DEFAULT_LOCALE, textDirection, type Locale } from '../lib/locale';
