@@ -81,6 +81,9 @@ describe('D423 messages', () => {
     expect(formatMessage(catalogue, 'en', 'Nope')).toBe('Nope');
     expect(formatMessage(undefined, 'en', 'Plain')).toBe('Plain');
     expect(formatMessage(catalogue, 'en', 'Empty')).toBe('Empty');
+    for (const key of ['constructor', '__proto__', 'toString']) {
+      expect(formatMessage(catalogue, 'en', key, { count: 1 })).toBe(key);
+    }
     expect(
       formatMessage(catalogue, 'en', 'Nope', { defaultValue: 'Failed: {{why}}', why: 'x' }),
     ).toBe('Failed: x');

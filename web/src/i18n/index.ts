@@ -68,8 +68,11 @@ export function formatMessage(
     forms.unshift(`${key}_${new Intl.PluralRules(lng).select(count)}`);
     if (count === 0) forms.unshift(`${key}_zero`);
   }
-  // An empty message counts as missing, as i18next's `returnEmptyString: false` had it.
-  const text = forms.map((form) => catalogue?.[form]).find(Boolean);
+  // An empty message counts as missing, as i18next's `returnEmptyString: false` had it;
+  // only the catalogue's own messages count (a key such as `constructor` is no message).
+  const text = forms
+    .map((form) => (catalogue && Object.hasOwn(catalogue, form) ? catalogue[form] : ''))
+    .find(Boolean);
   return elide(interpolate(text ?? options.defaultValue ?? key, options), lng);
 }
 
