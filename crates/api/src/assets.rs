@@ -22,7 +22,10 @@ const WEEK: &str = "public, max-age=604800";
 fn content_type(key: &str) -> &'static str {
     let ext = key.rsplit('.').next().unwrap_or("");
     match ext {
-        "js" | "mjs" => "text/javascript; charset=utf-8",
+        // Module and worker scripts are always read as UTF-8 (HTML, Fetch): a charset
+        // would be 15 bytes on every script answer for nothing (D423). The app has no
+        // classic page scripts.
+        "js" | "mjs" => "text/javascript",
         "css" => "text/css; charset=utf-8",
         "html" => "text/html; charset=utf-8",
         "json" | "map" => "application/json",
@@ -107,6 +110,10 @@ pub fn serve(path: &str, headers: &HeaderMap) -> Option<Response> {
             .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type(key)));
         res
     };
+    let hashed = cache == IMMUTABLE && (key.ends_with(".js") || key.ends_with(".css"));
+    if hashed {
+        res.extensions_mut().insert(crate::security::HashedAsset);
+    }
     let h = res.headers_mut();
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     if key.ends_with(".html") || key.ends_with(".svg") {
@@ -114,7 +121,9 @@ pub fn serve(path: &str, headers: &HeaderMap) -> Option<Response> {
         crate::security::add_document_headers(h);
     }
     h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
-    if let Ok(v) = HeaderValue::from_str(&etag) {
+    // A hashed file's name is its version and it is kept for a year unasked (immutable):
+    // no client has a reason to revalidate it, so it carries no ETag (D423).
+    if !hashed && let Ok(v) = HeaderValue::from_str(&etag) {
         h.insert(header::ETAG, v);
     }
     Some(res)

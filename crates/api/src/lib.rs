@@ -252,9 +252,10 @@ pub fn router(state: AppState) -> Router {
                     .and(NotForContentType::const_new("video/")),
             ),
         )
-        .layer(CatchPanicLayer::custom(panic_response));
-    for layer in security::layers(state.config.public_url.as_deref()) {
-        app = app.layer(layer);
-    }
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(axum::middleware::map_response_with_state(
+            security::public_https(state.config.public_url.as_deref()),
+            security::add_common_headers,
+        ));
     app.with_state(state)
 }

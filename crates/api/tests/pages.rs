@@ -332,7 +332,20 @@ async fn embedded_assets_are_immutable_and_precompressed() {
     assert!(reply.starts_with("http/1.1 200"), "{}", &reply[..reply.len().min(200)]);
     assert!(reply.contains("\r\ncontent-encoding: br\r\n"));
     assert!(reply.contains("\r\ncache-control: public, max-age=31536000, immutable\r\n"));
-    assert!(reply.contains("\r\ncontent-type: text/javascript"));
+    assert!(reply.contains("\r\ncontent-type: text/javascript\r\n"));
+    // A hashed script is no document (D423): nothing frames it, and what it imports
+    // goes under the page's referrer policy. It is still never sniffed. Its name is its
+    // version, so it has no ETag to revalidate with.
+    assert!(reply.contains("\r\nx-content-type-options: nosniff\r\n"));
+    for absent in ["x-frame-options", "referrer-policy", "etag"] {
+        assert!(!reply.contains(&format!("\r\n{absent}:")), "D423 {absent}");
+    }
+    // A file without a hash in its name is revalidated with its ETag.
+    let head = |extra: &str| {
+        format!("GET /offline.html HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n{extra}Connection: close\r\n\r\n")
+    };
+    let reply = app.raw(head("").as_bytes()).await.to_ascii_lowercase();
+    assert!(reply.starts_with("http/1.1 200"), "{}", &reply[..reply.len().min(200)]);
     let etag = reply
         .split("\r\netag: ")
         .nth(1)

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useLocation } from 'react-router';
 import { ErrorScreen } from '../components/ErrorScreen';
 import { usePageHead } from '../components/Screen';

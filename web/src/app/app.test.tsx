@@ -2,7 +2,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { i18next, loadLocale } from '../i18n';
+import { i18n, loadLocale } from '../i18n';
 import { memoryCookieJar } from '../lib/settings';
 import { appConfig, envelope, fakeServer, guestUser, type Handler } from '../test/fakeServer';
 import { firstLoadPayload } from '../test/payload';
@@ -190,12 +190,12 @@ describe('app shell', () => {
     // would show the old page (and the data it asked for, in the old language) in French.
     const seenAt: string[] = [];
     const record = () => seenAt.push(router().state.location.pathname);
-    i18next.on('languageChanged', record);
+    i18n.on('languageChanged', record);
     try {
       await user.selectOptions(screen.getByLabelText('Language and country'), 'fr_CA');
       await screen.findByRole('heading', { name: 'Dernières nouvelles', level: 1 });
     } finally {
-      i18next.off('languageChanged', record);
+      i18n.off('languageChanged', record);
     }
     expect(seenAt).toEqual(['/fr/latest']);
   });

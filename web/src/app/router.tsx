@@ -17,7 +17,8 @@ import { RootLayout } from './RootLayout';
 import { RouteErrorScreen } from './RouteErrorScreen';
 import type { Services } from '../lib/services';
 
-type ScreenModule = { default: ComponentType };
+/** A screen, and what it needs before its first render (its messages, D423), if anything. */
+type ScreenModule = { default: ComponentType; ready?: Promise<unknown> };
 
 const screenModules = import.meta.glob<ScreenModule>('../routes/screens/*.tsx');
 
@@ -91,7 +92,11 @@ export function createRouteLoader(services: Services, def: RouteDef | null, loca
 function lazyScreen(name: string) {
   const load = screenModules[screenModulePath(name)];
   if (!load) throw new Error(`No screen module for route "${name}"`);
-  return async () => ({ Component: (await load()).default });
+  return async () => {
+    const screen = await load();
+    await screen.ready;
+    return { Component: screen.default };
+  };
 }
 
 export function createAppRoutes(services: Services): RouteObject[] {

@@ -3,7 +3,6 @@
  * settings, query client, session, build watch and route rules.
  */
 import { QueryClient } from '@tanstack/react-query';
-import i18next from 'i18next';
 import { createApiClient, DEFAULT_SIGN_WORD } from '../lib/api';
 import { acquisitionChannel } from '../lib/channel';
 import type { CookieJar } from '../lib/cookies';
@@ -26,7 +25,7 @@ import {
 } from '../features/offline';
 import { emitPopup } from '../components/popup';
 import { startReporting } from '../features/report';
-import { prepareLocale } from '../i18n';
+import { i18n, prepareLocale } from '../i18n';
 import {
   accountQueryKey,
   appConfigKey,
@@ -122,7 +121,7 @@ export function createServices(options: ServicesOptions): Services {
       const { sent, refused } = await outbox.flush();
       if (sent + refused > 0) void queryClient.invalidateQueries();
       if (refused > 0) {
-        emitPopup({ text: i18next.t('Offline_Refused', { count: refused }), kind: 'error' });
+        emitPopup({ text: i18n.t('Offline_Refused', { count: refused }), kind: 'error' });
       }
     } catch (error) {
       // Storage refused: the changes stay where they are; the next chance sends them.
@@ -182,7 +181,7 @@ export function createServices(options: ServicesOptions): Services {
           // In the chosen language: the page may not have switched to it yet (D144).
           const lang = resolveLocaleCode(code)?.lang ?? DEFAULT_LOCALE;
           await prepareLocale(lang);
-          emitPopup({ text: i18next.t('Web_LocationFailed', { lng: lang }), kind: 'error' });
+          emitPopup({ text: i18n.t('Web_LocationFailed', { lng: lang }), kind: 'error' });
         })
         .finally(() => pendingCodes.delete(code));
       pendingCodes.set(code, run);

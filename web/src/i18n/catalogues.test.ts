@@ -2,15 +2,34 @@ import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import es from './es.json';
 import fr from './fr.json';
+import adminEn from './admin/en.json';
+import adminEs from './admin/es.json';
+import adminFr from './admin/fr.json';
 import { ROUTES } from '../routes/routes';
 
 const catalogues = { en, es, fr } as Record<string, Record<string, string>>;
+/** Each catalogue with its parts' messages (D423), as the app has them on a screen. */
+const whole = {
+  en: { ...en, ...adminEn },
+  es: { ...es, ...adminEs },
+  fr: { ...fr, ...adminFr },
+} as Record<string, Record<string, string>>;
 
 describe('D2 message catalogues', () => {
   it('D2 en, es and fr have identical key sets', () => {
-    const keys = Object.keys(en).sort();
-    expect(Object.keys(es).sort()).toEqual(keys);
-    expect(Object.keys(fr).sort()).toEqual(keys);
+    for (const set of [
+      { en, es, fr },
+      { en: adminEn, es: adminEs, fr: adminFr },
+    ]) {
+      const keys = Object.keys(set.en).sort();
+      expect(Object.keys(set.es).sort()).toEqual(keys);
+      expect(Object.keys(set.fr).sort()).toEqual(keys);
+    }
+  });
+
+  it('D423 the operator’s messages are theirs alone, and only theirs', () => {
+    expect(Object.keys(adminEn).every((key) => key.startsWith('Admin_'))).toBe(true);
+    expect(Object.keys(en).some((key) => key.startsWith('Admin_'))).toBe(false);
   });
 
   it('D2 every route title and description key is in every catalogue', () => {
@@ -34,25 +53,23 @@ describe('D2 message catalogues', () => {
 
   it('D2 values are non-empty strings and keep the same {{placeholders}}', () => {
     const placeholders = (text: string) => (text.match(/\{\{\s*\w+\s*\}\}/g) ?? []).sort();
-    for (const key of Object.keys(en)) {
-      for (const [lang, catalogue] of Object.entries(catalogues)) {
+    for (const key of Object.keys(whole.en)) {
+      for (const [lang, catalogue] of Object.entries(whole)) {
         expect(
           typeof catalogue[key] === 'string' && catalogue[key].trim(),
           `${lang}.${key}`,
         ).toBeTruthy();
-        expect(placeholders(catalogue[key]), `${lang}.${key}`).toEqual(
-          placeholders((en as Record<string, string>)[key]),
-        );
+        expect(placeholders(catalogue[key]), `${lang}.${key}`).toEqual(placeholders(whole.en[key]));
       }
     }
   });
 
   it('D2 es and fr are translations, not English copies', () => {
     const same = (other: Record<string, string>) =>
-      Object.keys(en).filter((k) => other[k] === (en as Record<string, string>)[k]);
+      Object.keys(whole.en).filter((k) => other[k] === whole.en[k]);
     // Names and words that are the same in both languages are allowed, but not many.
-    expect(same(es).length).toBeLessThan(Object.keys(en).length * 0.1);
-    expect(same(fr).length).toBeLessThan(Object.keys(en).length * 0.1);
+    expect(same(whole.es).length).toBeLessThan(Object.keys(whole.en).length * 0.1);
+    expect(same(whole.fr).length).toBeLessThan(Object.keys(whole.en).length * 0.1);
     expect(es.Web_PageNotFound).not.toBe(en.Web_PageNotFound);
     expect(fr.Web_Back).not.toBe(en.Web_Back);
   });

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { Link, NavLink, useNavigation } from 'react-router';
 import { FollowAsFeed } from '../../features/feeds';
 import { localizePath } from '../../lib/locale';

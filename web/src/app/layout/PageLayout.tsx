@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useNavigation } from 'react-router';
 import { Logo } from './Logo';
 import { SkipLink } from './SkipLink';

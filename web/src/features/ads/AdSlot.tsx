@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useRouteHandle } from '../../lib/routeHandle';
 import { useServices } from '../../lib/services';
 import { reportEvent } from '../report';

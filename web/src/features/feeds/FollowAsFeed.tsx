@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useLocation } from 'react-router';
 import { useRouteHandle } from '../../lib/routeHandle';
 import { splitLocalePath } from '../../lib/locale';

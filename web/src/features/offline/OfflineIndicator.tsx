@@ -4,7 +4,7 @@
  * sent once the connection is back). Nothing shows while online with nothing waiting.
  */
 import { useCallback, useDeferredValue, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useOnline } from './connection';
 import { OUTBOX_KEY, type Outbox } from './outbox';
 

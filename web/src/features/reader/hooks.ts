@@ -9,7 +9,7 @@ import {
   type QueryClient,
   type QueryKey,
 } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useRouteHandle } from '../../lib/routeHandle';
 import { useServices } from '../../lib/services';
 import { useUser } from '../user';

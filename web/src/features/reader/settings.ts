@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useServices } from '../../lib/services';
 import { isApiError } from '../../lib/api';
 import { emitPopup } from '../../components/popup';

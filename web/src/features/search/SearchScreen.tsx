@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { Link, NavLink, useSearchParams } from 'react-router';
 import { useRouteHandle } from '../../lib/routeHandle';
 import { EmptyState, Screen, Section } from '../../components/Screen';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { Navigate, useLocation } from 'react-router';
 import { useRouteHandle } from '../../lib/routeHandle';
 import { Screen } from '../../components/Screen';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useParams } from 'react-router';
 import { useServices } from '../../lib/services';
 import { Screen } from '../../components/Screen';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useParams } from 'react-router';
 import { usePageHead } from '../../components/Screen';
 import { MEDIA_PATH, type MediaSource } from '../../lib/news';

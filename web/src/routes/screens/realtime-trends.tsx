@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useSearchParams } from 'react-router';
 import { Screen, Section } from '../../components/Screen';
 import { TrendList, TrendStories } from '../../features/trends';

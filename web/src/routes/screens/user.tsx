@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useRouteHandle } from '../../lib/routeHandle';
 import { useServices } from '../../lib/services';

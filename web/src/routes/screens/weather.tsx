@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useServices } from '../../lib/services';
 import { useUser } from '../../features/user';
 import { Screen } from '../../components/Screen';

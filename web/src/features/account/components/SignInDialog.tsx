@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useModalDialog } from '../../../components/useModalDialog';
 import { useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { useLocation, useNavigate } from 'react-router';
 import { useServices } from '../../../lib/services';
 import { usePopup } from '../../../components/popup';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../i18n';
 import { useServices } from '../../../lib/services';
 import {
   closeSignInWindow,

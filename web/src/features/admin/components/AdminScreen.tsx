@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { Link, useLocation } from 'react-router';
 import { useRouteHandle } from '../../../lib/routeHandle';
 import { Screen } from '../../../components/Screen';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { isApiError } from '../../../lib/api';
 import { MAX_OPML_BYTES, type OpmlImportAnswer } from '../api';
 import { useImportOpml } from '../hooks';

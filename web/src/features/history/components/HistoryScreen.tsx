@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { EmptyState, Screen, Section } from '../../../components/Screen';
 import { ErrorState, ListSkeleton } from '../../news';
 import {

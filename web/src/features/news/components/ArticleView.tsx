@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { Link } from 'react-router';
 import { useRouteHandle } from '../../../lib/routeHandle';
 import { Section } from '../../../components/Screen';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { emitPopup } from '../../../components/popup';
 import { watchMailClient } from '../../../lib/mailClient';
 import { hostOf } from '../../../lib/news';

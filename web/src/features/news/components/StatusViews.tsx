@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { isApiError } from '../../../lib/api';
 
 /** §4 pending: the shape of the list to come, announced once as loading. */

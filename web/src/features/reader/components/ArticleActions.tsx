@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { useAfterFirstPaint } from '../../news';
 import { REACTION_EMOJI, REACTIONS, reactionLabelKey, type TopicKind } from '../api';
 import { useReactions } from '../hooks';

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { useServices } from '../../../lib/services';
 import { useErrorText } from '../../news';
 import { FOLLOWS_OPML_PATH, type FollowsOpml } from '../api';

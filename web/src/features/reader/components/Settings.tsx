@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { Link, useLocation } from 'react-router';
 import { useRouteHandle } from '../../../lib/routeHandle';
 import { EmptyState, Section } from '../../../components/Screen';

@@ -2,7 +2,7 @@ import './picker.css';
 import { useModalDialog } from '../../../components/useModalDialog';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { useLocation, useNavigate } from 'react-router';
 import type { ApiClient } from '../../../lib/api';
 import { usePopup } from '../../../components/popup';

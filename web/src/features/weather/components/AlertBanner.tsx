@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { Link } from 'react-router';
 import { useWeatherAlerts } from '../hooks';
 import { SEVERITY_KEYS, useTimeRange } from './WeatherAlerts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { Section } from '../../../components/Screen';
 import type { AlertItem, AlertsDoc, Severity } from '../alerts';
 import { dateTimeOf } from '../format';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { EmptyState, Section } from '../../../components/Screen';
 import { isApiError } from '../../../lib/api';
 import type { TemperatureUnit } from '../../../lib/settings';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { codeIcon, codeKey } from '../codes';
 
 /** The conditions' words, with their icon beside them (the icon itself is decoration). */

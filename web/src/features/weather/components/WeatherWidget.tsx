@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n';
 import { Link } from 'react-router';
 import type { TemperatureUnit } from '../../../lib/settings';
 import { temperature } from '../format';
