@@ -13,6 +13,8 @@ set -euo pipefail
 # Load comes from one address: the per-address call limit (D357) stays on, set above
 # anything wrk sends, so what it costs is in the numbers.
 export LOCALWIRE_CALLS_BURST="${LOCALWIRE_CALLS_BURST:-1000000000}" LOCALWIRE_CALLS_PER_SECOND="${LOCALWIRE_CALLS_PER_SECOND:-1000000000}"
+# The readers are made from this one address too: new guests per address (D351) likewise.
+export LOCALWIRE_GUEST_BURST="${LOCALWIRE_GUEST_BURST:-1000000}"
 cd "$(dirname "$0")/.."
 : "${CARGO_TARGET_DIR:=$PWD/target}"
 BIN="${LOCALWIRE_BIN:-$CARGO_TARGET_DIR/release/localwire}"
