@@ -13,6 +13,8 @@ const BUDGET_BYTES = 170 * 1024;
 
 async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
+    // The server's own renderer (.server/, D424) is read from disk, never sent.
+    if (entry.name === '.server') continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) yield* walk(path);
     else yield path;

@@ -169,7 +169,8 @@ export function switchLocale(locale: Locale): void {
     i18n.language = locale;
     for (const listener of [...listeners]) listener(locale);
   }
-  applyDocumentLocale(locale);
+  // The server's renderer has no document (D424).
+  if (typeof document !== 'undefined') applyDocumentLocale(locale);
 }
 
 /** Loads a locale's messages (once) and switches to it. */

@@ -19,6 +19,8 @@ export interface RouteDef {
    * the page's address), or the reader's city's (`/local/{cityId}`).
    */
   feed?: 'page' | 'reader-city';
+  /** The server renders this screen into the page before the scripts run (D156, D424). */
+  first_screen?: boolean;
 }
 
 export const ROUTES: readonly RouteDef[] = routesJson as RouteDef[];

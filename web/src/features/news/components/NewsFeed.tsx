@@ -4,6 +4,7 @@ import { useTranslation } from '../../../i18n';
 import { EmptyState } from '../../../components/Screen';
 import { useFeedAds } from '../../ads';
 import { watchNear } from '../../../lib/viewport';
+import { FIRST_SCREEN_CARDS, useFirstScreen } from '../../../lib/firstScreen';
 import type { NewsItem, Page } from '../../../lib/news';
 import { dataFetchStatus } from '../status';
 import { NewsCard, type CardVariant } from './NewsCard';
@@ -61,9 +62,10 @@ export function PagedList<T, P extends Page<T>>({
   moreLabel?: string;
 }) {
   const { t } = useTranslation();
+  const firstScreen = useFirstScreen();
   const status = dataFetchStatus(query);
   const all = pagedItems<T>(query.data as InfiniteData<Page<T>, string> | undefined, itemKey);
-  const items = limit ? all.slice(0, limit) : all;
+  const items = limit ? all.slice(0, limit) : firstScreen ? all.slice(0, FIRST_SCREEN_CARDS) : all;
   const list = useRef<HTMLUListElement>(null);
   const focusFrom = useRef<number | null>(null);
 
@@ -87,7 +89,7 @@ export function PagedList<T, P extends Page<T>>({
     return <>{empty}</>;
   }
 
-  const canPage = !limit && query.hasNextPage;
+  const canPage = !limit && !firstScreen && query.hasNextPage;
   return (
     <div className="paged-list" aria-busy={query.isFetching || query.isPlaceholderData}>
       <ul

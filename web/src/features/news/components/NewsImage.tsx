@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useServices } from '../../../lib/services';
 import { watchNear, PRELOAD_FACTOR } from '../../../lib/viewport';
+import { useFirstScreen } from '../../../lib/firstScreen';
 import { appConfigKey, fetchAppConfig } from '../../user';
 
 /** §9.10 the placeholder's height is 56.3 % of its width (news.css `.news-image`). */
@@ -77,6 +78,7 @@ export function NewsImage(props: Props) {
 
 function LazyImage({ src, alt, className, attempts, eager = false }: Props) {
   const configured = useImageAttempts();
+  const firstScreen = useFirstScreen();
   const maxAttempts = attempts ?? configured;
   const box = useRef<HTMLDivElement>(null);
   const remembered = src !== '' && isRemembered(src);
@@ -125,7 +127,9 @@ function LazyImage({ src, alt, className, attempts, eager = false }: Props) {
           onError={() => setState('error')}
         />
       )}
-      {state === 'loading' && !eager && <span className="news-image__marker" aria-hidden="true" />}
+      {state === 'loading' && !eager && !firstScreen && (
+        <span className="news-image__marker" aria-hidden="true" />
+      )}
       {state === 'error' && (
         <span
           className="news-image__error"
