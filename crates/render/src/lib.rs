@@ -42,7 +42,8 @@ pub struct Options {
     /// Render threads, each with its own QuickJS runtime (50–60 MB each with the real
     /// bundle). At least one.
     pub threads: usize,
-    /// Renders that may wait for a thread; one more is `Busy`.
+    /// Renders that may wait for a thread; one more is `Busy`. With 0 a render is taken
+    /// only when a thread is idle.
     pub queue: usize,
     /// Time from the call to the answer, waiting in the queue included.
     pub deadline: Duration,
@@ -88,7 +89,8 @@ pub enum RenderError {
 }
 
 /// A pool of render threads. Cloning shares the pool; it stops when the last clone is
-/// dropped (each thread finishes its current render, then ends).
+/// dropped (each thread finishes its current render, then ends). A thread whose runtime
+/// cannot be built again ends too; once none is left, renders are `Stopped`.
 #[derive(Clone)]
 pub struct Renderer {
     shared: Arc<Shared>,

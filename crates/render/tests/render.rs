@@ -34,6 +34,8 @@ globalThis.SSR = {
     if (s === 'throw') { throw new Error('boom in render'); }
     if (s === 'reject') { return Promise.reject(new Error('boom in promise')); }
     if (s === 'pending') { return new Promise(() => {}); }
+    if (s === 'flood') { const again = () => Promise.resolve().then(again); again(); return new Promise(() => {}); }
+    if (s === 'nothing') { return undefined; }
     if (s.startsWith('slow')) { const end = Date.now() + 400; while (Date.now() < end) {} }
     return '<p>' + s + '</p>';
   },
@@ -130,6 +132,20 @@ fn an_endless_loop_hits_the_deadline_and_the_next_render_on_that_thread_works() 
 }
 
 #[test]
+fn endless_microtasks_hit_the_deadline() {
+    let renderer = start(MISBEHAVING_SCRIPT, options(1, 1, 300));
+    assert_eq!(renderer.render_blocking("flood".into()), Err(RenderError::Deadline));
+    assert_eq!(renderer.render_blocking("after".into()).unwrap(), "<p>after</p>");
+}
+
+#[test]
+fn a_render_that_gives_no_string_is_a_script_error() {
+    let renderer = start(MISBEHAVING_SCRIPT, options(1, 1, 2000));
+    let message = script_message(renderer.render_blocking("nothing".into()));
+    assert!(message.contains("undefined"), "{message}");
+}
+
+#[test]
 fn a_memory_hog_runs_out_of_memory_and_the_next_render_works() {
     let renderer = start(MISBEHAVING_SCRIPT, options(1, 1, 5000));
     assert_eq!(renderer.render_blocking("hog".into()), Err(RenderError::Memory));
@@ -222,6 +238,22 @@ fn warm_inputs_render_before_the_first_request() {
     options.warm = vec!["warm".into(), "warm".into()];
     let renderer = start(script, options);
     assert_eq!(renderer.render_blocking("req".into()).unwrap(), "req:3");
+}
+
+#[test]
+fn a_pool_whose_runtimes_cannot_be_built_again_is_stopped() {
+    // The script evaluates only until a moment just after start, so the runtime built
+    // again after the deadline fails and its (only) thread ends.
+    let until = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
+        + 200;
+    let script = format!("if (Date.now() > {until}) throw new Error('too late'); {MISBEHAVING_SCRIPT}");
+    let renderer = start(&script, options(1, 1, 400));
+    assert_eq!(renderer.render_blocking("loop".into()), Err(RenderError::Deadline));
+    thread::sleep(Duration::from_millis(100));
+    assert_eq!(renderer.render_blocking("after".into()), Err(RenderError::Stopped));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
