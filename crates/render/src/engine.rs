@@ -69,7 +69,6 @@ enum Started {
 }
 
 pub(crate) struct Engine {
-    // Field order matters: the context must be dropped before its runtime.
     context: Context,
     runtime: Runtime,
     watch: Rc<Watch>,
@@ -161,9 +160,10 @@ impl Engine {
                         ran_job = true;
                         // A throwing job (e.g. in `queueMicrotask`) does not settle the
                         // render by itself; only the deadline or memory end it here.
-                        let error = failed
-                            .0
-                            .with(|ctx| self.classify(CaughtError::from_error(&ctx, rquickjs::Error::Exception)));
+                        let error = failed.0.with(|ctx| {
+                            let thrown = CaughtError::from_error(&ctx, rquickjs::Error::Exception);
+                            self.classify(thrown)
+                        });
                         if matches!(error, RenderError::Deadline | RenderError::Memory) {
                             return Err(error);
                         }
