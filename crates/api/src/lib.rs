@@ -42,6 +42,7 @@ pub mod shell;
 pub mod sign_in_providers;
 pub mod signed;
 pub mod state;
+pub mod stored_html;
 pub mod syndication;
 
 pub mod user;

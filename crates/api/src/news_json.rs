@@ -163,7 +163,7 @@ impl NewsItem {
             video_url: row.video_url,
             voice_url: row.voice_url,
             content: if row.content_type == "html" {
-                images.html(&row.content)
+                images.html(&crate::stored_html::served(&row.content))
             } else {
                 row.content
             },

@@ -75,6 +75,9 @@ pub struct ApiConfig {
     pub ads: Option<crate::ads::AdClient>,
     /// The image proxy: on, its key, its fetch policy and cache (`--image-proxy`, D380–D384).
     pub image_proxy: crate::image_proxy::ImageProxyConfig,
+    /// Threads that render the pages' first screens (`--render-threads`, D424); 0: none,
+    /// the app renders every screen itself.
+    pub render_threads: usize,
 }
 
 impl Default for ApiConfig {
@@ -101,6 +104,7 @@ impl Default for ApiConfig {
             feed_fetch: ingest::fetch::FetchPolicy::default(),
             ads: None,
             image_proxy: Default::default(),
+            render_threads: 1,
         }
     }
 }
@@ -154,6 +158,8 @@ pub struct Inner {
     pub image_proxy: crate::image_proxy::ImageProxy,
     /// The background loops this process runs, for `/healthz` (D397).
     pub loops: crate::health::Loops,
+    /// The pages' first screens, rendered by the app's own components (D424).
+    pub first_screen: crate::pages::first_screen::FirstScreen,
 }
 
 impl AppState {
@@ -186,6 +192,7 @@ impl AppState {
             ),
             image_proxy: crate::image_proxy::ImageProxy::new(config.image_proxy.clone(), config.public_url.as_deref()),
             loops: Default::default(),
+            first_screen: crate::pages::first_screen::FirstScreen::new(config.render_threads),
             config,
         }))
     }

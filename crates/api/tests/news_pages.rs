@@ -473,7 +473,7 @@ async fn reading_pages_arrive_with_their_first_screen_written(app: &TestApp) {
     );
     let lead = &payload(&html)["data"]["list"][0];
     let lead_title = lead["title"].as_str().unwrap();
-    let lead_href = format!(r#"href="/article/{}">"#, lead["news_id"]);
+    let lead_href = format!(r#"href="/article/{}""#, lead["news_id"]);
     assert!(home.contains(r#"<article class="news-card news-card--lead"#));
     assert!(home.contains(&lead_href), "the lead card links to its story");
     assert!(home.contains(&lead_title.replace('&', "&amp;").replace('"', "&quot;")));

@@ -160,39 +160,6 @@ pub fn city_show(city: &str, admin_code: &str) -> String {
     }
 }
 
-/// The city fields of a user that name the reader's city (§3.1 user).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct UserCity<'a> {
-    pub city_show: &'a str,
-    pub city: &'a str,
-    pub admin_code: &'a str,
-}
-
-/// The reader's city as the header and the local screens name it (web
-/// `readerCityLabel`, shared fixture `web/src/shared/fixtures/city.json`, D235): the
-/// user's city_show, else cityShow of the user's own city and admin code, else cityShow of
-/// the `city` and `adminCode` app settings; "" for none. A user's city is never paired
-/// with the settings' admin code.
-pub fn reader_city_label(user: Option<UserCity>, settings_city: &str, settings_admin_code: &str) -> String {
-    let from_user = user
-        .map(|u| match u.city_show.trim() {
-            "" => city_show(u.city, u.admin_code),
-            shown => shown.to_string(),
-        })
-        .unwrap_or_default();
-    if from_user.is_empty() {
-        city_show(settings_city, settings_admin_code)
-    } else {
-        from_user
-    }
-}
-
-/// The city a local section names: the reader's label, else the local feed's own city
-/// (web `localSectionCity`, D235).
-pub fn local_section_city(label: &str, feed_city: &str) -> String {
-    if label.is_empty() { feed_city.trim() } else { label }.to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -353,6 +353,11 @@ pub struct ServeArgs {
     #[arg(long, env = "LOCALWIRE_IMAGE_PROXY", default_value_t = true, action = clap::ArgAction::Set,
         value_parser = BoolishValueParser::new())]
     pub image_proxy: bool,
+    /// Threads that render the pages' first screens with the app's own components (D424),
+    /// each with its own JavaScript engine (about 30 MB). 0: pages go without one and the
+    /// app renders every screen itself.
+    #[arg(long, env = "LOCALWIRE_RENDER_THREADS", default_value_t = 1)]
+    pub render_threads: usize,
     /// The operator's ad client: a JSON file of text ads (client_id, adn_id, creatives),
     /// read and checked at start. Without it no ad slot renders (D345).
     #[arg(long = "ads", env = "LOCALWIRE_ADS", value_name = "FILE")]
@@ -555,6 +560,7 @@ impl ServeArgs {
                 ..Default::default()
             },
             ads,
+            render_threads: self.render_threads,
             image_proxy: api::image_proxy::ImageProxyConfig {
                 enabled: self.image_proxy,
                 // The feed fetcher's guard and its test-only allowance (D381).

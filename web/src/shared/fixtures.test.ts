@@ -1,7 +1,10 @@
 /**
- * The rules both renderers implement, run against the fixtures the server's tests run
- * too (`crates/api/src/pages/first_paint/shared_rules.rs`, D235). A case failing here
- * or there means the two sides no longer agree.
+ * The app's rules pinned by fixtures (D235). Those the server implements too (the locale
+ * guard, redirect targets, derived images, feed paths) are run by its tests against the
+ * same files (`crates/api/src/pages/shared_rules.rs`): a case failing here or there means
+ * the two sides no longer agree. The first screen's own rules (relative time, highlights,
+ * hosts, the reader's city) are the app's alone: the server renders the first screen with
+ * the app's components (D424).
  */
 import { describe, expect, it } from 'vitest';
 import { globalGuard } from '../app/guard';

@@ -4,11 +4,13 @@
 
 pub mod data;
 pub mod feed_links;
-pub mod first_paint;
+pub mod first_screen;
 pub mod locale;
 pub mod page_key;
 pub mod routes;
 pub mod shared;
+#[cfg(test)]
+mod shared_rules;
 
 use crate::assets;
 use crate::same_origin::same_origin_path;
@@ -21,7 +23,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use data::{PageData, absolute_url, news_article_json_ld};
 use domain::i18n::{t, t_with};
-use domain::locale::{CountryLanguage, Locale, text_direction};
+use domain::locale::{Locale, text_direction};
 use domain::user::AccountType;
 use locale::{PageRequest, Rendering, Resolution, localized_path, resolve};
 use percent_encoding::{NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
@@ -204,59 +206,55 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
         Some(m) => data::page_data(&state, headers, &rendering, m, req.uri().query(), now, &view).await,
         None => PageData::default(),
     };
-    let page = Arc::new(render_page(
-        &state,
-        headers,
-        &rendering,
-        matched.as_ref(),
-        (&shown_path(&decoded), req.uri().query()),
-        &data,
-    ));
+    let page = Arc::new(
+        render_page(
+            &state,
+            headers,
+            &rendering,
+            matched.as_ref(),
+            (&shown_path(&decoded), req.uri().query()),
+            req.uri().path_and_query().map_or("/", |p| p.as_str()),
+            &data,
+        )
+        .await,
+    );
     if let Some(key) = &key {
         state.page_cache.put(key, generation, now, page.clone());
     }
     crate::page_cache::respond(&page, headers)
 }
 
-/// The header's city (web `Header`): §3.3 cityShow of the `city` and `adminCode` app
-/// settings, else the city the page is written for, which is where start-up places a
-/// first visit's guest (§4.2), so the app's header says the same.
-fn city_label(r: &Rendering, headers: &HeaderMap) -> Option<String> {
-    let setting = |name| {
-        cookie(headers, name)
-            .map(|v| percent_decode_str(v).decode_utf8_lossy().trim().to_string())
-            .filter(|v| !v.is_empty() && v.chars().count() <= 100)
-            .unwrap_or_default()
-    };
-    // The page does not know the user: the settings' city (D235's shared rule), else
-    // the city the page is written for.
-    let label = domain::geo::reader_city_label(None, &setting("city"), &setting("adminCode"));
-    if !label.is_empty() {
-        return Some(label);
+/// The cookies the first screen is rendered with: the request's page-key cookies and,
+/// for a reader with no city setting yet, the city the page is written for as that
+/// setting, which is where start-up places a new guest (so the header names the city the
+/// page's news are from, not "no city", until the app knows the reader).
+fn first_screen_cookies(r: &Rendering, headers: &HeaderMap) -> String {
+    let mut cookies = first_screen::page_cookies(headers);
+    let has_city = cookie(headers, "city").is_some_and(|c| !c.trim().is_empty());
+    if !has_city && let Some(city) = geo::by_id(data::reader_city_id(r, headers)) {
+        let encode = |v: &str| utf8_percent_encode(v, NON_ALPHANUMERIC).to_string();
+        // An admin code alone names no city: the page's city comes with its own.
+        cookies = cookies
+            .split("; ")
+            .filter(|pair| !pair.is_empty() && !pair.starts_with("adminCode="))
+            .map(|pair| format!("{pair}; "))
+            .collect();
+        cookies.push_str(&format!(
+            "city={}; adminCode={}",
+            encode(city.display_name(r.locale)),
+            encode(city.admin_code)
+        ));
     }
-    geo::by_id(data::reader_city_id(r, headers)).map(|c| c.city_show(r.locale))
+    cookies
 }
 
-/// The language/country pair the switcher shows (web `currentCode`): the applied `c`,
-/// else the stored locale cookie, else the page's locale with the `iso` setting.
-fn product_code(r: &Rendering, headers: &HeaderMap) -> String {
-    let stored = || cookie(headers, LOCALE_COOKIE).and_then(CountryLanguage::parse);
-    let from_page = || {
-        let iso = cookie(headers, ISO_COOKIE).unwrap_or(r.country.iso());
-        CountryLanguage::parse(&format!("{}_{iso}", r.locale.code()))
-    };
-    r.applied_c
-        .or_else(stored)
-        .or_else(from_page)
-        .map_or_else(|| "en_US".to_string(), CountryLanguage::code)
-}
-
-fn render_page(
+async fn render_page(
     state: &AppState,
     headers: &HeaderMap,
     r: &Rendering,
     matched: Option<&RouteMatch>,
     (shown, query): (&str, Option<&str>),
+    url: &str,
     page: &PageData,
 ) -> crate::page_cache::Page {
     let locale = r.locale;
@@ -455,18 +453,16 @@ fn render_page(
         data::payload_fields(page, fields);
     }
     let root = match matched {
-        Some(m) if status == StatusCode::OK => first_paint::render(&first_paint::Context {
-            locale,
-            route: &m.route.name,
-            title_key: &m.route.title,
-            description_key: &m.route.description,
-            page,
-            rest: &r.rest,
-            query,
-            city_label: city_label(r, headers),
-            product_code: &product_code(r, headers),
-            now_ms: now_ms(),
-        }),
+        Some(m) if status == StatusCode::OK => {
+            // The address the app will run at: the same screen, the same links.
+            let input = first_screen::Input {
+                url,
+                now_ms: now_ms(),
+                cookie: first_screen_cookies(r, headers),
+                payload: &payload,
+            };
+            state.first_screen.render(m.route, &input).await
+        }
         _ => None,
     };
     let html = state.shell.render(

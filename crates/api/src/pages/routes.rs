@@ -18,6 +18,9 @@ pub struct RouteDef {
     /// The page's list can be followed as a feed (D376).
     #[serde(default)]
     pub feed: Option<FeedOf>,
+    /// The server renders this screen into the page (D156, D424).
+    #[serde(default)]
+    pub first_screen: bool,
 }
 
 /// Which list a page's feed follows (D376).

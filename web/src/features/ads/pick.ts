@@ -3,18 +3,18 @@
  * the same on every render: no shuffle, no clock.
  */
 import type { components } from '../../lib/api/schema';
+import { FIRST_SCREEN_CARDS } from '../../lib/firstScreen';
 
 export type AdClient = components['schemas']['AdClient'];
 export type Creative = components['schemas']['Creative'];
 export type Placement = Creative['placement'];
 
 /**
- * A feed's first slot comes after this many stories: the cards the server writes for a
- * paging list's first screen (`FIRST_SCREEN_CARDS` in crates/api/src/pages/first_paint/
- * news.rs), so the slot arrives below what was painted and moves nothing (D345). Change
- * one, check the other.
+ * A feed's first slot comes after this many stories: the cards a paging list's first
+ * screen shows (`FIRST_SCREEN_CARDS`, lib/firstScreen.ts), so the slot arrives below what
+ * was painted and moves nothing (D345).
  */
-export const FIRST_FEED_SLOT_AFTER = 6;
+export const FIRST_FEED_SLOT_AFTER = FIRST_SCREEN_CARDS;
 /** And then one after every this many more. */
 export const FEED_SLOT_EVERY = 10;
 

@@ -30,7 +30,7 @@ function dateFormat(locale: string, withTime: boolean): Intl.DateTimeFormat {
  * "5 minutes ago", "hace 3 horas", "il y a 2 jours"; under a minute "now" in the
  * locale's words; older than a week, the date. A time in the future is clock skew and
  * reads "now"; no time (0 or less) gives no words. Shared fixture:
- * `shared/fixtures/relative-time.json` (the server's `first_paint/time.rs`, D235).
+ * `shared/fixtures/relative-time.json` (D235).
  */
 export function relativeTime(ms: number, locale: string, now: number = Date.now()): string {
   if (!(ms > 0)) return '';
@@ -101,7 +101,7 @@ export interface TextPart {
  * Splits `text` into plain and matching parts for the search terms, ignoring case and
  * accents. A term matches at the start of a word, and the match runs to the end of that
  * word (so "vote" marks "votes", "ecole" marks "École"). Shared fixture:
- * `shared/fixtures/highlight.json` (the server's `first_paint/news.rs`, D235).
+ * `shared/fixtures/highlight.json` (D235).
  */
 export function highlightParts(text: string, terms: readonly string[]): TextPart[] {
   const wanted = [...new Set(terms.map((t) => fold(t.trim())).filter(Boolean))];

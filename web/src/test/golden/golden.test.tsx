@@ -17,6 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadLocale } from '../../i18n';
+import { FIRST_SCREEN_CARDS } from '../../lib/firstScreen';
 import { renderFirstScreen, type FirstScreenInput } from '../../ssr/render';
 
 const DIR = join(process.cwd(), 'src/test/golden');
@@ -44,6 +45,16 @@ describe('D230 golden: the server engine writes the first screen V8 writes', () 
 
   it('has cases', () => {
     expect(cases.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('D156 a paging list shows its first cards without "Load more" or loading sweeps', async () => {
+    const c = readCase('latest-es');
+    const list = (c.payload as { data: { list: unknown[] } }).data.list;
+    expect(list.length).toBeGreaterThan(FIRST_SCREEN_CARDS);
+    const html = await renderFirstScreen(c);
+    expect(html.match(/<article class="news-card /g)).toHaveLength(FIRST_SCREEN_CARDS);
+    expect(html).not.toContain('load-more');
+    expect(html).not.toContain('news-image__marker');
   });
 
   it.each(cases)('%s', async (name) => {
