@@ -10,7 +10,12 @@ fn main() {
     let context = Context::full(&runtime).expect("context");
     let show = |label: &str| {
         let m = runtime.memory_usage();
-        println!("{label}: malloc {:.1} MB, objects {}, atoms {}", m.malloc_size as f64 / 1e6, m.obj_count, m.atom_count);
+        println!(
+            "{label}: malloc {:.1} MB, objects {}, atoms {}",
+            m.malloc_size as f64 / 1e6,
+            m.obj_count,
+            m.atom_count
+        );
     };
     show("empty");
     context.with(|ctx| {
@@ -18,7 +23,17 @@ fn main() {
     });
     runtime.run_gc();
     show("script");
-    let renderer = render::Renderer::start(script.into(), render::Options { threads: 1, queue: 1, deadline: std::time::Duration::from_secs(5), memory_limit: 0, warm: vec![] }).expect("start");
+    let renderer = render::Renderer::start(
+        script.into(),
+        render::Options {
+            threads: 1,
+            queue: 1,
+            deadline: std::time::Duration::from_secs(5),
+            memory_limit: 0,
+            warm: vec![],
+        },
+    )
+    .expect("start");
     for _ in 0..5 {
         renderer.render_blocking(input.clone()).expect("render");
     }
