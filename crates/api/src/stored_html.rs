@@ -20,18 +20,59 @@ pub fn served(html: &str) -> Cow<'_, str> {
     }
 }
 
-/// Does this HTML hold a forbidden element, an event handler attribute (` on…=` inside a
-/// tag) or a `javascript:` URL?
+/// Does this HTML hold a forbidden element, an event handler attribute, a `javascript:`
+/// URL, or a character reference inside a tag (how `java&#115;cript:` hides)?
 fn leaves_the_allow_list(html: &str) -> bool {
     let lower = html.to_ascii_lowercase();
     if NEVER_ALLOWED.iter().any(|tag| lower.contains(tag)) || lower.contains("javascript:") {
         return true;
     }
-    lower.split('<').skip(1).any(|tag| {
-        let tag = tag.split('>').next().unwrap_or_default();
-        tag.split(|c: char| c.is_ascii_whitespace() || c == '/')
-            .skip(1)
-            .any(|attr| attr.starts_with("on") && attr.contains('='))
+    lower.split('<').skip(1).any(|rest| {
+        let tag = tag_text(rest);
+        tag.contains("&#")
+            || tag.contains("&colon")
+            || tag.contains("&tab")
+            || tag.contains("&newline")
+            || has_handler(tag)
+    })
+}
+
+/// A tag's text up to its closing `>`, a `>` inside a quoted value not counting.
+fn tag_text(rest: &str) -> &str {
+    let mut quote = None;
+    for (i, c) in rest.char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '>') => return &rest[..i],
+            _ => {}
+        }
+    }
+    rest
+}
+
+/// An attribute named `on…` followed by `=` (spaces allowed), however it is separated from
+/// what comes before it (space, slash or a closing quote).
+fn has_handler(tag: &str) -> bool {
+    let bytes = tag.as_bytes();
+    (1..bytes.len().saturating_sub(1)).any(|i| {
+        if !(bytes[i] == b'o' && bytes[i + 1] == b'n') {
+            return false;
+        }
+        if !matches!(
+            bytes[i - 1],
+            b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'"' | b'\''
+        ) {
+            return false;
+        }
+        let mut j = i + 2;
+        while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'-' || bytes[j] == b'_') {
+            j += 1;
+        }
+        while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        bytes.get(j) == Some(&b'=')
     })
 }
 
@@ -55,6 +96,12 @@ mod tests {
             r#"<a href="JavaScript:alert(1)">x</a>"#,
             "<iframe src=//evil></iframe>",
             "<style>body{}</style>",
+            // What a plain split on spaces and `>` missed (review of D424).
+            r#"<img src=x onerror =alert(1)>"#,
+            r#"<img src="x"onerror=alert(1)>"#,
+            r#"<img alt=">" onerror=alert(1)>"#,
+            r#"<a href="java&#115;cript:alert(1)">x</a>"#,
+            r#"<a href="javascript&colon;alert(1)">x</a>"#,
         ] {
             assert!(leaves_the_allow_list(bad), "{bad}");
         }

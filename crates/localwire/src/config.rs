@@ -354,7 +354,7 @@ pub struct ServeArgs {
         value_parser = BoolishValueParser::new())]
     pub image_proxy: bool,
     /// Threads that render the pages' first screens with the app's own components (D424),
-    /// each with its own JavaScript engine (about 30 MB). 0: pages go without one and the
+    /// each with its own JavaScript engine (about 12 MB). 0: pages go without one and the
     /// app renders every screen itself.
     #[arg(long, env = "LOCALWIRE_RENDER_THREADS", default_value_t = 1)]
     pub render_threads: usize,

@@ -11,10 +11,11 @@
 //! Callers never wait for a place: a full queue answers [`RenderError::Busy`] at once, so
 //! the server can send the page with an empty `#root` (the app then renders it) rather
 //! than pile up requests. Every render has a deadline, counted from the call: one that
-//! waited in the queue past it is dropped unrun, and one that runs past it is stopped by
-//! QuickJS's interrupt handler. A runtime that hit its deadline, its memory limit or a
-//! panic is thrown away and built again (script and warm inputs) before its thread
-//! takes the next job, since its heap may hold half-done work.
+//! waited in the queue until less than half of it is left is answered unrun, and one that
+//! starts gets the whole deadline of its own, past which QuickJS's interrupt handler stops
+//! it. A runtime that hit its deadline, its memory limit or a panic, or whose render
+//! never settled, is thrown away and built again (script and warm inputs) before its
+//! thread takes the next job, since its heap may hold half-done work.
 //!
 //! Garbage collection: QuickJS frees most values by reference counting and runs its
 //! cycle collector by itself when the heap grows past a threshold, so the pool does not
@@ -39,8 +40,8 @@ use engine::Engine;
 /// How the pool is sized and bounded.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Render threads, each with its own QuickJS runtime (50–60 MB each with the real
-    /// bundle). At least one.
+    /// Render threads, each with its own QuickJS runtime (about 12 MB each with the web
+    /// app's script, measured in bench/RESULTS.md "Issue 32 item 1"). At least one.
     pub threads: usize,
     /// Renders that may wait for a thread; one more is `Busy`. With 0 a render is taken
     /// only when a thread is idle.
@@ -218,15 +219,22 @@ fn serve(script: &str, options: &Options, queue: &Mutex<Receiver<Job>>, ready: m
         let Ok(job) = next else {
             return;
         };
-        if Instant::now() >= job.deadline {
+        // A job that waited until less than half its time is left would most likely be
+        // stopped mid-render, and a stopped render costs a new engine: it is answered
+        // unrun. One that starts gets the whole deadline of its own, so only a render
+        // that truly runs away is stopped (its caller may have stopped waiting by then).
+        let now = Instant::now();
+        if job.deadline.saturating_duration_since(now) < options.deadline / 2 {
             (job.reply)(Err(RenderError::Deadline));
             continue;
         }
-        let result = catch_unwind(AssertUnwindSafe(|| engine.render(&job.input, job.deadline)))
+        let result = catch_unwind(AssertUnwindSafe(|| engine.render(&job.input, now + options.deadline)))
             .unwrap_or(Err(RenderError::Panic));
+        // A render that never settled leaves its work behind (timers, a replaced clock,
+        // subscriptions): its engine is replaced too.
         let recycle = matches!(
             result,
-            Err(RenderError::Deadline | RenderError::Memory | RenderError::Panic)
+            Err(RenderError::Deadline | RenderError::Memory | RenderError::Panic | RenderError::NeverSettles)
         );
         let why = result.as_ref().err().cloned();
         (job.reply)(result);

@@ -211,6 +211,52 @@ fn a_render_that_waited_past_its_deadline_is_dropped_unrun() {
     assert_eq!(renderer.render_blocking("next".into()).unwrap(), "next:2");
 }
 
+/// A job taken with less than half its time left is answered unrun, and costs no new
+/// engine: the next render runs on the same one (its count goes on).
+#[test]
+fn a_job_with_less_than_half_its_time_left_is_answered_unrun_on_the_same_engine() {
+    let script = r#"
+        let count = 0;
+        const busy = (ms) => { const end = Date.now() + ms; while (Date.now() < end) {} };
+        globalThis.SSR = { render(s) {
+            count += 1;
+            if (s === 'busy') busy(250);
+            return s + ':' + count;
+        } };
+    "#;
+    let renderer = start(script, options(1, 2, 400));
+    let busy = {
+        let renderer = renderer.clone();
+        thread::spawn(move || renderer.render_blocking("busy".into()))
+    };
+    thread::sleep(Duration::from_millis(20));
+    // Taken at about 250 ms of its 400: less than half is left.
+    assert_eq!(renderer.render_blocking("late".into()), Err(RenderError::Deadline));
+    assert_eq!(busy.join().unwrap().unwrap(), "busy:1");
+    assert_eq!(renderer.render_blocking("next".into()).unwrap(), "next:2");
+}
+
+/// A render that never settles leaves its work behind: its engine is replaced, so the
+/// next render starts clean (the count starts over).
+#[test]
+fn a_render_that_never_settles_gets_a_fresh_engine_after_it() {
+    let script = r#"
+        let count = 0;
+        globalThis.SSR = { render(s) {
+            count += 1;
+            if (s === 'pending') return new Promise(() => {});
+            return s + ':' + count;
+        } };
+    "#;
+    let renderer = start(script, options(1, 1, 2000));
+    assert_eq!(renderer.render_blocking("first".into()).unwrap(), "first:1");
+    assert_eq!(
+        renderer.render_blocking("pending".into()),
+        Err(RenderError::NeverSettles)
+    );
+    assert_eq!(renderer.render_blocking("next".into()).unwrap(), "next:1");
+}
+
 #[test]
 fn a_script_that_throws_at_evaluation_fails_start_with_its_message() {
     let result = Renderer::start(

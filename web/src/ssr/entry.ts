@@ -1,6 +1,6 @@
 /**
  * The server's first-screen renderer (D424), built into one classic script
- * (`dist/server/first-screen.js`, `vite.ssr.config.ts`) that crates/render runs in QuickJS:
+ * (`dist/.server/first-screen.js`, `vite.ssr.config.ts`) that crates/render runs in QuickJS:
  * it defines `SSR.render(json) → Promise<string>` and `__tick()`.
  * The engine's missing parts come first, then the app.
  */

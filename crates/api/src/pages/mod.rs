@@ -206,46 +206,23 @@ pub async fn handle(State(state): State<AppState>, req: Request) -> Response {
         Some(m) => data::page_data(&state, headers, &rendering, m, req.uri().query(), now, &view).await,
         None => PageData::default(),
     };
-    let page = Arc::new(
-        render_page(
-            &state,
-            headers,
-            &rendering,
-            matched.as_ref(),
-            (&shown_path(&decoded), req.uri().query()),
-            req.uri().path_and_query().map_or("/", |p| p.as_str()),
-            &data,
-        )
-        .await,
-    );
-    if let Some(key) = &key {
+    let (page, complete) = render_page(
+        &state,
+        headers,
+        &rendering,
+        matched.as_ref(),
+        (&shown_path(&decoded), req.uri().query()),
+        req.uri().path_and_query().map_or("/", |p| p.as_str()),
+        &data,
+    )
+    .await;
+    let page = Arc::new(page);
+    // A page that went without the first screen it should have (the renderer busy or
+    // late) is not kept: the next reader gets one rendered, not this one for 5 s (D424).
+    if complete && let Some(key) = &key {
         state.page_cache.put(key, generation, now, page.clone());
     }
     crate::page_cache::respond(&page, headers)
-}
-
-/// The cookies the first screen is rendered with: the request's page-key cookies and,
-/// for a reader with no city setting yet, the city the page is written for as that
-/// setting, which is where start-up places a new guest (so the header names the city the
-/// page's news are from, not "no city", until the app knows the reader).
-fn first_screen_cookies(r: &Rendering, headers: &HeaderMap) -> String {
-    let mut cookies = first_screen::page_cookies(headers);
-    let has_city = cookie(headers, "city").is_some_and(|c| !c.trim().is_empty());
-    if !has_city && let Some(city) = geo::by_id(data::reader_city_id(r, headers)) {
-        let encode = |v: &str| utf8_percent_encode(v, NON_ALPHANUMERIC).to_string();
-        // An admin code alone names no city: the page's city comes with its own.
-        cookies = cookies
-            .split("; ")
-            .filter(|pair| !pair.is_empty() && !pair.starts_with("adminCode="))
-            .map(|pair| format!("{pair}; "))
-            .collect();
-        cookies.push_str(&format!(
-            "city={}; adminCode={}",
-            encode(city.display_name(r.locale)),
-            encode(city.admin_code)
-        ));
-    }
-    cookies
 }
 
 async fn render_page(
@@ -256,7 +233,7 @@ async fn render_page(
     (shown, query): (&str, Option<&str>),
     url: &str,
     page: &PageData,
-) -> crate::page_cache::Page {
+) -> (crate::page_cache::Page, bool) {
     let locale = r.locale;
     let app = t(locale, "App_Name");
     let (status, title, description, error) = match matched {
@@ -458,13 +435,15 @@ async fn render_page(
             let input = first_screen::Input {
                 url,
                 now_ms: now_ms(),
-                cookie: first_screen_cookies(r, headers),
+                cookie: first_screen::cookies(r, headers),
                 payload: &payload,
             };
             state.first_screen.render(m.route, &input).await
         }
         _ => None,
     };
+    // Complete: it has its first screen, or its route has none to give.
+    let complete = root.is_some() || !matched.is_some_and(|m| m.route.first_screen && status == StatusCode::OK);
     let html = state.shell.render(
         locale.code(),
         text_direction(locale.code()),
@@ -490,7 +469,7 @@ async fn render_page(
         );
         HeaderValue::from_str(&value).ok()
     });
-    crate::page_cache::Page::new(status, html, set_cookie)
+    (crate::page_cache::Page::new(status, html, set_cookie), complete)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 /**
  * The golden test of the first screen (D230, D424). The server renders the first screen
  * with the app's own components in its JavaScript engine (QuickJS, crates/render), from
- * `dist/server/first-screen.js`; this test renders the same cases with the same code in
+ * `dist/.server/first-screen.js`; this test renders the same cases with the same code in
  * Node (V8), and the markup must be the same, byte for byte. What it guards is the
  * engine: QuickJS with `src/ssr/engine.ts` (its own Intl, URL, timers) must write what a
  * browser engine writes.

@@ -14,9 +14,11 @@
 #[cfg(test)]
 mod golden;
 
+use super::locale::Rendering;
 use super::routes::RouteDef;
 use crate::assets::WebDist;
 use axum::http::HeaderMap;
+use percent_encoding::{NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use render::{Options, RenderError, Renderer};
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -85,7 +87,8 @@ impl FirstScreen {
         let renderer = self.renderer().await?;
         match renderer.render(input.to_json()).await {
             Ok(markup) => (!markup.is_empty()).then_some(markup),
-            Err(e @ (RenderError::Busy | RenderError::Deadline)) => {
+            // Load, or a pool whose engine could not be built again (logged once there).
+            Err(e @ (RenderError::Busy | RenderError::Deadline | RenderError::Stopped)) => {
                 tracing::debug!(url = input.url, error = %e, "first screen left to the app");
                 None
             }
@@ -176,6 +179,33 @@ pub fn page_cookies(headers: &HeaderMap) -> String {
         .join("; ")
 }
 
+/// The cookies the first screen is rendered with: the request's page-key cookies and,
+/// for a reader with no city setting yet, the city the page is written for as that
+/// setting, which is where start-up places a new guest (so the header names the city the
+/// page's news are from, not "no city", until the app knows the reader). Everything it
+/// reads is in the page key.
+pub fn cookies(r: &Rendering, headers: &HeaderMap) -> String {
+    let cookies = page_cookies(headers);
+    let city = super::cookie(headers, "city").map(|v| percent_decode_str(v).decode_utf8_lossy().trim().to_string());
+    if city.is_some_and(|c| !c.is_empty()) {
+        return cookies;
+    }
+    let Some(page_city) = geo::by_id(super::data::reader_city_id(r, headers)) else {
+        return cookies;
+    };
+    let encode = |v: &str| utf8_percent_encode(v, NON_ALPHANUMERIC).to_string();
+    // A blank city, or an admin code alone, names no city: the page's city comes with
+    // its own (the app reads the first of two cookies of one name).
+    let mut kept: Vec<String> = cookies
+        .split("; ")
+        .filter(|pair| !pair.is_empty() && !pair.starts_with("city=") && !pair.starts_with("adminCode="))
+        .map(str::to_string)
+        .collect();
+    kept.push(format!("city={}", encode(page_city.display_name(r.locale))));
+    kept.push(format!("adminCode={}", encode(page_city.admin_code)));
+    kept.join("; ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,6 +225,48 @@ mod tests {
             "lw_locale=fr_CA; iso=CA; cityId=6094817; city=Ottawa%2C%20ON"
         );
         assert_eq!(page_cookies(&HeaderMap::new()), "");
+    }
+
+    fn rendering(locale: domain::locale::Locale) -> Rendering {
+        Rendering {
+            locale,
+            country: domain::geo::Country::Us,
+            rest: "/".into(),
+            applied_c: None,
+        }
+    }
+
+    fn with_cookie(value: &'static str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::COOKIE, HeaderValue::from_static(value));
+        h
+    }
+
+    /// D156/D424: a reader without a city setting sees the city the page is written for.
+    #[test]
+    fn a_reader_without_a_city_gets_the_pages_city() {
+        let en = rendering(domain::locale::Locale::En);
+        assert_eq!(cookies(&en, &HeaderMap::new()), "city=Washington; adminCode=DC");
+        // An admin code alone, or a blank city, names no city; the page's replaces them.
+        assert_eq!(
+            cookies(&en, &with_cookie("adminCode=ME; iso=US")),
+            "iso=US; city=Washington; adminCode=DC"
+        );
+        assert_eq!(
+            cookies(&en, &with_cookie("city=%20; adminCode=ME")),
+            "city=Washington; adminCode=DC"
+        );
+        // The cityId setting names the page's city (Ottawa), in the page's language.
+        let fr = rendering(domain::locale::Locale::Fr);
+        assert_eq!(
+            cookies(&fr, &with_cookie("cityId=6094817")),
+            "cityId=6094817; city=Ottawa; adminCode=ON"
+        );
+        // A reader's own city setting is theirs, as it came.
+        assert_eq!(
+            cookies(&en, &with_cookie("city=Portland; adminCode=ME; token=secret")),
+            "city=Portland; adminCode=ME"
+        );
     }
 
     #[test]
