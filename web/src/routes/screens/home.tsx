@@ -73,11 +73,14 @@ export default function Home() {
     keepPrevious: true,
   });
   const top = useFeed({ channel: 'top', size: HOME_SECTION_SIZE });
-  const latest = useFeed({ channel: 'latest' });
   // Below the first screen: rendered once the local and top stories are on screen.
   const belowFold = useAfterFirstPaint();
   const trendsSlot = useRef<HTMLDivElement>(null);
-  const trendsNear = useNearAfter(trendsSlot, belowFold);
+  // The trends and the latest list follow the top stories: their code and their calls
+  // wait until the latest section comes near (D415, D425). The page inlines no latest
+  // list, so nothing is asked for before then.
+  const laterNear = useNearAfter(trendsSlot, belowFold);
+  const latest = useFeed({ channel: 'latest', enabled: laterNear });
   // The reader's own tabs once known (D264); until then, and without a list, the default row.
   const channels = useHomeChannels();
   const city = localSectionCity(reader.label, local.data?.pages[0]?.context.city?.city_show);
@@ -123,14 +126,14 @@ export default function Home() {
           <NewsFeed query={top} limit={HOME_SECTION_SIZE} empty={<NoStories />} />
         </FeedSection>
         <div className="home__slot" data-slot="trends" ref={trendsSlot}>
-          {trendsNear && (
+          {laterNear && (
             <Suspense fallback={null}>
               <TopTrends />
             </Suspense>
           )}
         </div>
         <FeedSection title={t('Section_Latest')}>
-          {belowFold && <NewsFeed query={latest} empty={<NoStories />} />}
+          {laterNear && <NewsFeed query={latest} empty={<NoStories />} />}
         </FeedSection>
       </div>
       {/* Official alerts for the reader's city: a fixed bar, after the first paint, so
