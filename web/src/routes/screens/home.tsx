@@ -7,7 +7,8 @@ import { Screen } from '../../components/Screen';
 import {
   CategoryTabs,
   FeedSection,
-  NewsFeed,
+  ListSkeleton,
+  NewsList,
   NoStories,
   ScopeNote,
   useAfterFirstPaint,
@@ -28,6 +29,14 @@ import { HOME_SECTION_SIZE, leadsWithFirst } from '../../shared/screens';
  */
 const TopTrends = lazy(() =>
   import('../../features/trends').then((trends) => ({ default: trends.TopTrends })),
+);
+
+/**
+ * The latest list pages on and carries ad slots: its code, the ads' with it, comes when the
+ * reader comes near it, as its call does (D425).
+ */
+const LatestFeed = lazy(() =>
+  import('../../features/news/feed').then((feed) => ({ default: feed.NewsFeed })),
 );
 
 /**
@@ -112,7 +121,7 @@ export default function Home() {
           more={{ to: localizePath(locale, '/local'), label: t('Home_MoreLocal') }}
         >
           <ScopeNote context={local.data?.pages[0]?.context} city={city} />
-          <NewsFeed
+          <NewsList
             query={local}
             limit={HOME_SECTION_SIZE}
             leadFirst={leadsWithFirst('home')}
@@ -123,7 +132,7 @@ export default function Home() {
           title={t('Section_TopStories')}
           more={{ to: localizePath(locale, '/top-news'), label: t('Home_MoreTop') }}
         >
-          <NewsFeed query={top} limit={HOME_SECTION_SIZE} empty={<NoStories />} />
+          <NewsList query={top} limit={HOME_SECTION_SIZE} empty={<NoStories />} />
         </FeedSection>
         <div className="home__slot" data-slot="trends" ref={trendsSlot}>
           {laterNear && (
@@ -133,7 +142,11 @@ export default function Home() {
           )}
         </div>
         <FeedSection title={t('Section_Latest')}>
-          {laterNear && <NewsFeed query={latest} empty={<NoStories />} />}
+          {laterNear && (
+            <Suspense fallback={<ListSkeleton />}>
+              <LatestFeed query={latest} empty={<NoStories />} />
+            </Suspense>
+          )}
         </FeedSection>
       </div>
       {/* Official alerts for the reader's city: a fixed bar, after the first paint, so
