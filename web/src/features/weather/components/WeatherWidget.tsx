@@ -21,7 +21,7 @@ export function WeatherWidget({
 }) {
   const { t } = useTranslation();
   const words = useConditionWords();
-  const query = useWeather(cityId, unit);
+  const query = useWeather(cityId, unit, 'now');
   if (!cityId) return null;
   if (query.isPending) return <WeatherLoading compact />;
   if (query.isError)
