@@ -16,6 +16,8 @@ import { describe, expect, it } from 'vitest';
 const SECOND_ENTRIES: Readonly<Record<string, string>> = {
   'features/reader/save.ts':
     "the news card's Save button alone, loaded lazily by app/App.tsx: the index would load every reader screen (D415)",
+  'features/news/feed.ts':
+    "the paging feed with its ad slots, loaded lazily by home's latest list: through the index, home's first load would fetch the ads (D425)",
   'features/offline/cacheRules.ts':
     "the service worker's rules: src/sw is its own build, with no DOM and no React",
 };

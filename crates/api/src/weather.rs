@@ -22,6 +22,9 @@ pub struct WeatherParams {
     /// F (default, §9.12: °F, mph, in) or C (°C, km/h, mm).
     #[param(value_type = Option<String>)]
     pub unit: Unit,
+    /// `now`: the current conditions alone, `hourly` and `daily` empty (home's widget, D425).
+    #[param(rename = "part", value_type = Option<String>)]
+    pub only_now: bool,
 }
 
 impl WeatherParams {
@@ -32,7 +35,16 @@ impl WeatherParams {
             "C" | "c" => Unit::C,
             _ => return Err(bad("unit", "must be F or C.")),
         };
-        Ok(WeatherParams { city_id, unit })
+        let only_now = match params.get("part").unwrap_or("") {
+            "" => false,
+            "now" => true,
+            _ => return Err(bad("part", "must be now or absent.")),
+        };
+        Ok(WeatherParams {
+            city_id,
+            unit,
+            only_now,
+        })
     }
 }
 
@@ -54,8 +66,9 @@ pub async fn weather_handler(
     let p = WeatherParams::parse(&Params::new(query)?)?;
     let city = geo::by_id(p.city_id).ok_or(ApiError::NotFound)?;
     let kept = state.weather.answer(city).await?;
+    let bodies = if p.only_now { &kept.now } else { &kept.bodies };
     Ok(ok_kept(
-        &kept.bodies[p.unit.index()],
+        &bodies[p.unit.index()],
         headers.get(header::IF_NONE_MATCH),
         MAX_AGE_SECS,
     ))
@@ -76,5 +89,17 @@ mod tests {
         assert_eq!(parse(&[("city_id", "1"), ("unit", "c")]).unwrap().unit, Unit::C);
         assert!(parse(&[("city_id", "1"), ("unit", "K")]).is_err());
         assert!(parse(&[("unit", "C")]).is_err());
+    }
+
+    #[test]
+    fn part_now_asks_for_the_current_conditions_alone() {
+        let parse = |q: &[(&str, &str)]| {
+            WeatherParams::parse(&Params::from_pairs(
+                q.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            ))
+        };
+        assert!(!parse(&[("city_id", "1")]).unwrap().only_now);
+        assert!(parse(&[("city_id", "1"), ("part", "now")]).unwrap().only_now);
+        assert!(parse(&[("city_id", "1"), ("part", "hours")]).is_err());
     }
 }

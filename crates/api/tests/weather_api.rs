@@ -114,6 +114,19 @@ async fn the_forecast_has_now_48_hours_and_7_days_in_the_readers_units() {
     assert_eq!(metric["data"]["current"]["temperature"], 9.4);
     assert_eq!(metric["data"]["units"]["precipitation"], "mm");
     assert_eq!(up.calls.load(Ordering::SeqCst), 1, "both units come from one call");
+
+    // Home's widget (D425): the same current conditions alone, from the same call.
+    let (status, now) = get_json(&app, &format!("/api/weather?city_id={WASHINGTON}&unit=C&part=now")).await;
+    assert_eq!(status, 200, "{now}");
+    assert_eq!(now["data"]["current"], metric["data"]["current"]);
+    assert_eq!(now["data"]["units"], metric["data"]["units"]);
+    assert_eq!(now["data"]["hourly"].as_array().map(Vec::len), Some(0));
+    assert_eq!(now["data"]["daily"].as_array().map(Vec::len), Some(0));
+    assert_eq!(
+        up.calls.load(Ordering::SeqCst),
+        1,
+        "the current conditions come from the same call"
+    );
 }
 
 #[tokio::test]
@@ -225,6 +238,9 @@ async fn an_unknown_city_is_404_and_a_bad_unit_is_400() {
     assert_eq!(status, 400);
     assert!(body["message"].as_str().unwrap().starts_with("Parameter `unit`"));
     assert_eq!(get_json(&app, "/api/weather").await.0, 400);
+    let (status, body) = get_json(&app, &format!("/api/weather?city_id={WASHINGTON}&part=days")).await;
+    assert_eq!(status, 400);
+    assert!(body["message"].as_str().unwrap().starts_with("Parameter `part`"));
 }
 
 #[tokio::test]

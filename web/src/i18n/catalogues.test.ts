@@ -5,14 +5,17 @@ import fr from './fr.json';
 import adminEn from './admin/en.json';
 import adminEs from './admin/es.json';
 import adminFr from './admin/fr.json';
+import weatherEn from './weather/en.json';
+import weatherEs from './weather/es.json';
+import weatherFr from './weather/fr.json';
 import { ROUTES } from '../routes/routes';
 
 const catalogues = { en, es, fr } as Record<string, Record<string, string>>;
 /** Each catalogue with its parts' messages (D423), as the app has them on a screen. */
 const whole = {
-  en: { ...en, ...adminEn },
-  es: { ...es, ...adminEs },
-  fr: { ...fr, ...adminFr },
+  en: { ...en, ...adminEn, ...weatherEn },
+  es: { ...es, ...adminEs, ...weatherEs },
+  fr: { ...fr, ...adminFr, ...weatherFr },
 } as Record<string, Record<string, string>>;
 
 describe('D2 message catalogues', () => {
@@ -20,6 +23,7 @@ describe('D2 message catalogues', () => {
     for (const set of [
       { en, es, fr },
       { en: adminEn, es: adminEs, fr: adminFr },
+      { en: weatherEn, es: weatherEs, fr: weatherFr },
     ]) {
       const keys = Object.keys(set.en).sort();
       expect(Object.keys(set.es).sort()).toEqual(keys);
@@ -30,6 +34,13 @@ describe('D2 message catalogues', () => {
   it('D423 the operator’s messages are theirs alone, and only theirs', () => {
     expect(Object.keys(adminEn).every((key) => key.startsWith('Admin_'))).toBe(true);
     expect(Object.keys(en).some((key) => key.startsWith('Admin_'))).toBe(false);
+  });
+
+  it('D425 the weather screen’s own messages are in its part, not in the catalogue home loads', () => {
+    const part = Object.keys(weatherEn);
+    expect(part.length).toBeGreaterThan(0);
+    expect(part.every((key) => key.startsWith('Weather_'))).toBe(true);
+    expect(part.some((key) => key in en)).toBe(false);
   });
 
   it('D2 every route title and description key is in every catalogue', () => {

@@ -140,6 +140,9 @@ describe('§2.1 home', () => {
       await within(sections[0]).findByRole('link', { name: 'Local story' }),
     ).toBeInTheDocument();
     expect(await within(sections[1]).findByRole('link', { name: 'Top story' })).toBeInTheDocument();
+    // The latest list loads when the reader comes near it (D425).
+    await waitFor(() => expect(io.observed()).toContain(sections[2]));
+    io.setNear(sections[2]);
     expect(
       await within(sections[2]).findByRole('link', { name: 'Latest story' }),
     ).toBeInTheDocument();
@@ -160,6 +163,58 @@ describe('§2.1 home', () => {
     );
     expect(document.querySelector('[data-slot="weather"]')).not.toBeNull();
     expect(document.querySelector('[data-slot="trends"]')).not.toBeNull();
+  });
+
+  it('D425 home asks for its latest list only when the reader comes near it', async () => {
+    let answerLatest: () => void = () => undefined;
+    const latestAnswered = new Promise<void>((resolve) => {
+      answerLatest = resolve;
+    });
+    const { calls } = renderApp('/', {
+      routes: {
+        'GET /api/news/feed': async (req) => {
+          if (req.query.channel === 'latest') await latestAnswered;
+          return envelope(
+            req.query.channel === 'latest'
+              ? feedPage([newsItem(3, { title: 'Latest story' })])
+              : feedPage([newsItem(req.query.channel === 'top' ? 2 : 1)]),
+          );
+        },
+      },
+    });
+    const latest = await screen.findByRole('region', { name: 'Latest news' });
+    expect(await screen.findByRole('region', { name: 'Top stories' })).toBeInTheDocument();
+    await waitFor(() => expect(io.observed()).toContain(latest));
+    expect(calls('/api/news/feed').map((r) => r.query.channel)).not.toContain('latest');
+    expect(within(latest).queryByRole('list')).not.toBeInTheDocument();
+    // Near: the section shows its loading state, then the stories.
+    io.setNear(latest);
+    await waitFor(() =>
+      expect(calls('/api/news/feed').map((r) => r.query.channel)).toContain('latest'),
+    );
+    expect(within(latest).getByRole('status')).toBeInTheDocument();
+    answerLatest();
+    expect(await within(latest).findByRole('link', { name: 'Latest story' })).toBeInTheDocument();
+  });
+
+  it('D425 home’s latest list shows its error state, and retries, when the call fails', async () => {
+    let fail = true;
+    renderApp('/', {
+      routes: {
+        'GET /api/news/feed': (req) => {
+          if (req.query.channel !== 'latest') return envelope(feedPage([newsItem(1)]));
+          if (fail) return { status: 500, body: { code: 500, message: 'down' } };
+          return envelope(feedPage([newsItem(3, { title: 'Latest again' })]));
+        },
+      },
+    });
+    const latest = await screen.findByRole('region', { name: 'Latest news' });
+    await waitFor(() => expect(io.observed()).toContain(latest));
+    io.setNear(latest);
+    const retry = await within(latest).findByRole('button', { name: /try again/i });
+    fail = false;
+    await userEvent.setup().click(retry);
+    expect(await within(latest).findByRole('link', { name: 'Latest again' })).toBeInTheDocument();
   });
 
   it('D101 the first screen starts from the inlined payload: no second round trip', async () => {

@@ -227,6 +227,9 @@ const DEMO_ATTRIBUTION: &str = "Demo weather: made up by this server, not a fore
 /// One city's answer, serialized in both units (index: [`Unit::index`]).
 pub struct Kept {
     pub bodies: [KeptAnswer; 2],
+    /// The same with the current conditions alone (no hours, no days): what home's widget
+    /// shows, a quarter of the bytes (D425).
+    pub now: [KeptAnswer; 2],
 }
 
 /// The forecast cache: per city, stale while revalidate, one upstream call at a time.
@@ -300,7 +303,12 @@ impl Weather {
 impl Kept {
     fn new(city_id: CityId, demo: bool, f: &Forecast) -> Result<Kept, serde_json::Error> {
         let fetched_at = domain::clock::now_ms();
-        let body = |unit: Unit| {
+        let body = |unit: Unit, now_only: bool| {
+            let mut forecast = unit.convert(f);
+            if now_only {
+                forecast.hourly.clear();
+                forecast.daily.clear();
+            }
             let doc = WeatherDoc {
                 city_id,
                 source: if demo { "demo" } else { "open-meteo" },
@@ -308,12 +316,13 @@ impl Kept {
                 unit: if unit == Unit::F { "F" } else { "C" },
                 units: unit.units(),
                 fetched_at,
-                forecast: unit.convert(f),
+                forecast,
             };
             KeptAnswer::of(doc)
         };
         Ok(Kept {
-            bodies: [body(Unit::F)?, body(Unit::C)?],
+            bodies: [body(Unit::F, false)?, body(Unit::C, false)?],
+            now: [body(Unit::F, true)?, body(Unit::C, true)?],
         })
     }
 }

@@ -191,6 +191,9 @@ describe('a configured ad client (§9.2, §3.17)', () => {
   it('d345 on home only the paging latest list has slots, not the sections the server writes', async () => {
     renderApp('/', { payload: firstLoadPayload({ route: 'home', ads: client }), routes });
     const latest = await screen.findByRole('region', { name: 'Latest news' });
+    // The latest list, and the ads' code with it, loads when the reader comes near it (D425).
+    await waitFor(() => expect(io.observed()).toContain(latest));
+    io.setNear(latest);
     await waitFor(() =>
       expect(within(latest).getAllByRole('complementary', { name: 'Sponsored' })).toHaveLength(2),
     );

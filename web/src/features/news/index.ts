@@ -6,7 +6,6 @@
 import './news.css';
 
 export * from './hooks';
-export { dataFetchStatus, type DataFetchStatus } from './status';
 export { callMatches, payloadDataFor, PAYLOAD_FRESH_MS } from './seed';
 export { NewsImage, DEFAULT_IMAGE_ATTEMPTS, IMAGE_THROTTLE_MS } from './components/NewsImage';
 export {
@@ -18,8 +17,16 @@ export {
   articlePreview,
   mediaPath,
 } from './components/NewsCard';
-export { NewsFeed, PagedList, NoStories, pagedItems } from './components/NewsFeed';
-export { ErrorState, ListSkeleton, useErrorText, isNotFound } from './components/StatusViews';
+export { NewsFeed } from './components/NewsFeed';
+export { NewsList, PagedList, NoStories, pagedItems } from './components/PagedList';
+export {
+  dataFetchStatus,
+  ErrorState,
+  ListSkeleton,
+  useErrorText,
+  isNotFound,
+  type DataFetchStatus,
+} from './components/StatusViews';
 export {
   CategoryTabs,
   CATEGORY_IDS,

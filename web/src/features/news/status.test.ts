@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataFetchStatus } from './status';
+import { dataFetchStatus } from './components/StatusViews';
 
 describe('§4 data fetch status', () => {
   it('§4 idle, pending, success, error', () => {

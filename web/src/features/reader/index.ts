@@ -37,13 +37,13 @@ export {
 export {
   refusalOf,
   useFollowTopic,
-  useHomeChannels,
   useMuteChange,
   useMutePreview,
   useMutes,
   useSaveChannels,
   useTopics,
 } from './settings';
+export { useHomeChannels } from './channels';
 export {
   BlockButton,
   BlockedNotice,

@@ -10,7 +10,6 @@ import { useServices } from '../../lib/services';
 import { isApiError } from '../../lib/api';
 import { emitPopup } from '../../components/popup';
 import {
-  CHANNELS_LIST_PATH,
   CHANNELS_SET_PATH,
   MAX_TEXT_CHARS,
   MUTE_ADD_PATH,
@@ -102,19 +101,6 @@ export function useFollowTopic() {
 }
 
 // ── Home channels ───────────────────────────────────────────────────────────────
-
-/** The reader's home tabs in order; an empty list means the default tabs. Once a session. */
-export function useHomeChannels() {
-  const services = useServices();
-  const { userId, ready } = useReaderKey();
-  return useQuery({
-    queryKey: readerKey(userId, 'channels'),
-    queryFn: async () =>
-      (await services.api.post<Channels>(CHANNELS_LIST_PATH, {}))?.channels ?? [],
-    staleTime: Infinity,
-    enabled: ready,
-  });
-}
 
 export function useSaveChannels() {
   const { t } = useTranslation();

@@ -7,6 +7,18 @@ export type WeatherDoc = components['schemas']['WeatherDoc'];
 
 export const WEATHER_PATH = '/weather';
 
-export function fetchWeather(api: ApiClient, cityId: number, unit: TemperatureUnit) {
-  return api.get<WeatherDoc>(WEATHER_PATH, { city_id: cityId, unit });
+/** `now`: the current conditions alone, `hourly` and `daily` empty (home's widget, D425). */
+export type WeatherPart = 'all' | 'now';
+
+export function fetchWeather(
+  api: ApiClient,
+  cityId: number,
+  unit: TemperatureUnit,
+  part: WeatherPart = 'all',
+) {
+  return api.get<WeatherDoc>(WEATHER_PATH, {
+    city_id: cityId,
+    unit,
+    ...(part === 'now' ? { part } : {}),
+  });
 }

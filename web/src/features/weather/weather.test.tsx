@@ -143,7 +143,7 @@ describe('issue 20 weather on /weather', () => {
 
 describe('issue 20 weather widget on home', () => {
   it('shows the current conditions after the first paint, linking to /weather', async () => {
-    renderApp('/', {
+    const { calls } = renderApp('/', {
       routes: {
         'GET /api/weather': asUnit,
         'GET /api/news/feed': () => envelope({ list: [], next_page_no: '', context: {} }),
@@ -156,6 +156,8 @@ describe('issue 20 weather widget on home', () => {
       'href',
       '/weather',
     );
+    // The widget asks for the current conditions alone, not 48 hours and 7 days (D425).
+    expect(calls('/api/weather')[0].query).toEqual({ city_id: '4140963', unit: 'F', part: 'now' });
   });
 
   it('starts a reader in Canada with °C', async () => {

@@ -5286,6 +5286,8 @@ export interface operations {
                 city_id: number;
                 /** @description F (default, §9.12: °F, mph, in) or C (°C, km/h, mm). */
                 unit?: string;
+                /** @description `now`: the current conditions alone, `hourly` and `daily` empty (home's widget, D425). */
+                part?: string;
             };
             header?: never;
             path?: never;

@@ -7,7 +7,8 @@ import { Screen } from '../../components/Screen';
 import {
   CategoryTabs,
   FeedSection,
-  NewsFeed,
+  ListSkeleton,
+  NewsList,
   NoStories,
   ScopeNote,
   useAfterFirstPaint,
@@ -28,6 +29,14 @@ import { HOME_SECTION_SIZE, leadsWithFirst } from '../../shared/screens';
  */
 const TopTrends = lazy(() =>
   import('../../features/trends').then((trends) => ({ default: trends.TopTrends })),
+);
+
+/**
+ * The latest list pages on and carries ad slots: its code, the ads' with it, comes when the
+ * reader comes near it, as its call does (D425).
+ */
+const LatestFeed = lazy(() =>
+  import('../../features/news/feed').then((feed) => ({ default: feed.NewsFeed })),
 );
 
 /**
@@ -73,11 +82,14 @@ export default function Home() {
     keepPrevious: true,
   });
   const top = useFeed({ channel: 'top', size: HOME_SECTION_SIZE });
-  const latest = useFeed({ channel: 'latest' });
   // Below the first screen: rendered once the local and top stories are on screen.
   const belowFold = useAfterFirstPaint();
   const trendsSlot = useRef<HTMLDivElement>(null);
-  const trendsNear = useNearAfter(trendsSlot, belowFold);
+  // The trends and the latest list follow the top stories: their code and their calls
+  // wait until the latest section comes near (D415, D425). The page inlines no latest
+  // list, so nothing is asked for before then.
+  const laterNear = useNearAfter(trendsSlot, belowFold);
+  const latest = useFeed({ channel: 'latest', enabled: laterNear });
   // The reader's own tabs once known (D264); until then, and without a list, the default row.
   const channels = useHomeChannels();
   const city = localSectionCity(reader.label, local.data?.pages[0]?.context.city?.city_show);
@@ -109,7 +121,7 @@ export default function Home() {
           more={{ to: localizePath(locale, '/local'), label: t('Home_MoreLocal') }}
         >
           <ScopeNote context={local.data?.pages[0]?.context} city={city} />
-          <NewsFeed
+          <NewsList
             query={local}
             limit={HOME_SECTION_SIZE}
             leadFirst={leadsWithFirst('home')}
@@ -120,17 +132,21 @@ export default function Home() {
           title={t('Section_TopStories')}
           more={{ to: localizePath(locale, '/top-news'), label: t('Home_MoreTop') }}
         >
-          <NewsFeed query={top} limit={HOME_SECTION_SIZE} empty={<NoStories />} />
+          <NewsList query={top} limit={HOME_SECTION_SIZE} empty={<NoStories />} />
         </FeedSection>
         <div className="home__slot" data-slot="trends" ref={trendsSlot}>
-          {trendsNear && (
+          {laterNear && (
             <Suspense fallback={null}>
               <TopTrends />
             </Suspense>
           )}
         </div>
         <FeedSection title={t('Section_Latest')}>
-          {belowFold && <NewsFeed query={latest} empty={<NoStories />} />}
+          {laterNear && (
+            <Suspense fallback={<ListSkeleton />}>
+              <LatestFeed query={latest} empty={<NoStories />} />
+            </Suspense>
+          )}
         </FeedSection>
       </div>
       {/* Official alerts for the reader's city: a fixed bar, after the first paint, so

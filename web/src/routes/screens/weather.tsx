@@ -1,11 +1,17 @@
 import { useState } from 'react';
-import { useTranslation } from '../../i18n';
+import { loadMessages, useTranslation } from '../../i18n';
 import { useServices } from '../../lib/services';
 import { useUser } from '../../features/user';
 import { Screen } from '../../components/Screen';
 import { useReader } from '../../features/news';
 import { WeatherAlerts, WeatherDetail } from '../../features/weather';
 import type { TemperatureUnit } from '../../lib/settings';
+
+/**
+ * The forecast's and the alert list's messages are a part of their own (D425): home's widget
+ * needs only a few of them, and every first load fetched them all. The route waits for it.
+ */
+export const ready = loadMessages('weather');
 
 /** SPEC §2.7 weather detail: the reader's city now, 48 hours, 7 days, in the `tu` unit (§4.8). */
 export default function Weather() {

@@ -1,6 +1,26 @@
 import { useTranslation } from '../../../i18n';
 import { isApiError } from '../../../lib/api';
 
+// The §4 status sits beside the views it picks: in a module of its own it was a chunk, and a
+// request, of its own on every reading page (D425).
+
+/** SPEC §4 data fetch status: idle, pending, success, error. */
+export type DataFetchStatus = 'idle' | 'pending' | 'success' | 'error';
+
+/**
+ * The §4 status of a TanStack query: a query that is not asked for (disabled) is idle; a
+ * first load or a retry after an error is pending; data shown is success (background
+ * refreshes keep it); a failed load is error.
+ */
+export function dataFetchStatus(query: {
+  status: 'pending' | 'error' | 'success';
+  fetchStatus: 'fetching' | 'paused' | 'idle';
+}): DataFetchStatus {
+  if (query.status === 'success') return 'success';
+  if (query.fetchStatus !== 'idle') return 'pending';
+  return query.status === 'error' ? 'error' : 'idle';
+}
+
 /** §4 pending: the shape of the list to come, announced once as loading. */
 export function ListSkeleton({ count = 4, label }: { count?: number; label?: string }) {
   const { t } = useTranslation();

@@ -14,9 +14,9 @@ import {
   ListSkeleton,
 } from '../../news';
 import { MAX_MUTES, MAX_TEXT_CHARS, MUTE_KINDS, isMuteKind, type MuteKind } from '../api';
+import { useHomeChannels } from '../channels';
 import {
   useFollowTopic,
-  useHomeChannels,
   useMuteChange,
   useMuteFailureText,
   useMutePreview,

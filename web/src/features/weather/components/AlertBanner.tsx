@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from '../../../i18n';
 import { Link } from 'react-router';
 import { useWeatherAlerts } from '../hooks';
-import { SEVERITY_KEYS, useTimeRange } from './WeatherAlerts';
+import { SEVERITY_KEYS, useTimeRange } from './alertWords';
 
 const HIDDEN_KEY = 'localwire.hiddenAlert';
 

@@ -1,50 +1,12 @@
 import { useTranslation } from '../../../i18n';
 import { EmptyState, Section } from '../../../components/Screen';
-import { isApiError } from '../../../lib/api';
 import type { TemperatureUnit } from '../../../lib/settings';
 import type { WeatherDoc } from '../api';
 import { amount, hourOf, speed, temperature, timeOf, weekdayOf } from '../format';
 import { useWeather } from '../hooks';
 import { useConditionWords, WeatherIcon } from './WeatherIcon';
-
-/** Loading, with the box the forecast will fill. */
-export function WeatherLoading({ compact = false }: { compact?: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <div
-      className={compact ? 'weather-state weather-state--compact' : 'weather-state'}
-      role="status"
-    >
-      {t('Weather_Loading')}
-    </div>
-  );
-}
-
-/** The provider is down (503) or the call failed: say so, and offer to ask again. */
-export function WeatherError({
-  error,
-  onRetry,
-  compact = false,
-}: {
-  error: unknown;
-  onRetry: () => void;
-  compact?: boolean;
-}) {
-  const { t } = useTranslation();
-  const unreachable = !isApiError(error) || error.status === 0 || error.status >= 500;
-  return (
-    <div
-      className={compact ? 'weather-state weather-state--compact' : 'weather-state'}
-      role="alert"
-    >
-      <p className="weather-state__title">{t('Weather_Unavailable')}</p>
-      {!compact && <p>{unreachable ? t('Weather_UnavailableHint') : (error as Error).message}</p>}
-      <button type="button" className="button" onClick={onRetry}>
-        {t('News_Retry')}
-      </button>
-    </div>
-  );
-}
+import { WeatherError, WeatherLoading } from './WeatherState';
+import '../weather-detail.css';
 
 /** `serve --demo`'s weather is made up: it says so wherever it shows (D282). */
 export function DemoNote({ doc }: { doc: WeatherDoc }) {

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { TemperatureUnit } from '../../../lib/settings';
 import { temperature } from '../format';
 import { useWeather } from '../hooks';
-import { WeatherError, WeatherLoading } from './WeatherDetail';
+import { WeatherError, WeatherLoading } from './WeatherState';
 import { useConditionWords, WeatherIcon } from './WeatherIcon';
 
 /** Home's weather slot: the current conditions and a link to /weather (issue 20). */
@@ -21,7 +21,7 @@ export function WeatherWidget({
 }) {
   const { t } = useTranslation();
   const words = useConditionWords();
-  const query = useWeather(cityId, unit);
+  const query = useWeather(cityId, unit, 'now');
   if (!cityId) return null;
   if (query.isPending) return <WeatherLoading compact />;
   if (query.isError)
