@@ -33,6 +33,7 @@ pub mod rate_limit;
 pub mod read_cache;
 pub mod reader;
 pub mod reader_views;
+pub mod renderer;
 pub mod report;
 pub mod report_api;
 pub mod same_origin;

@@ -159,7 +159,7 @@ pub struct Inner {
     /// The background loops this process runs, for `/healthz` (D397).
     pub loops: crate::health::Loops,
     /// The pages' first screens, rendered by the app's own components (D424).
-    pub first_screen: crate::pages::first_screen::FirstScreen,
+    pub renderer: crate::renderer::FirstScreens,
 }
 
 impl AppState {
@@ -192,7 +192,7 @@ impl AppState {
             ),
             image_proxy: crate::image_proxy::ImageProxy::new(config.image_proxy.clone(), config.public_url.as_deref()),
             loops: Default::default(),
-            first_screen: crate::pages::first_screen::FirstScreen::new(config.render_threads),
+            renderer: crate::renderer::FirstScreens::new(config.render_threads),
             config,
         }))
     }

@@ -206,7 +206,7 @@ async fn serve(args: config::ServeArgs) -> Result<()> {
     api::news_api::trends::warm_up(&state);
     // The first-screen renderer (D424) is ready before the first request: its script is
     // evaluated and each locale rendered once (a fraction of a second).
-    state.first_screen.start().await;
+    state.renderer.start().await;
     // Web Push (issue 19): the notifier shares the state's sender and key.
     let notifier = state.config.push.notifier.then(|| {
         let notifier = push::notifier::Notifier::new(store.clone(), state.push.clone());

@@ -438,7 +438,7 @@ async fn render_page(
                 cookie: first_screen::cookies(r, headers),
                 payload: &payload,
             };
-            state.first_screen.render(m.route, &input).await
+            first_screen::render(state, m.route, &input).await
         }
         _ => None,
     };

@@ -18,7 +18,7 @@ fn web_dir() -> PathBuf {
 /// The renderer on the script of the current web build (read from disk, so the test
 /// always checks the build beside it).
 fn renderer() -> Renderer {
-    let path = web_dir().join("dist").join(super::SCRIPT);
+    let path = web_dir().join("dist").join(crate::renderer::SCRIPT);
     let script = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "{}: {e}; build the web app first (cd web && npm run build)",
@@ -30,7 +30,7 @@ fn renderer() -> Renderer {
         queue: 16,
         // A loaded CI machine: the budget is the server's, this is a check of output.
         deadline: Duration::from_secs(10),
-        memory_limit: super::MEMORY_LIMIT,
+        memory_limit: crate::renderer::MEMORY_LIMIT,
         warm: Vec::new(),
     };
     Renderer::start(Arc::from(script), options).expect("the renderer starts")
