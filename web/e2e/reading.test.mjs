@@ -203,7 +203,7 @@ describe('Reading Localwire (demo corpus) in a browser', { skip }, () => {
       assert.equal(new URL(page.url()).pathname, '/es/');
       await waitForCookie(context, 'inited');
       // Every story on the page (local, top and latest) is a Spanish one.
-      await section(page, 'Últimas noticias').locator('article.news-card').first().waitFor();
+      await nearSectionCard(page, 'Últimas noticias');
       const ids = await cardIds(page.locator('main'));
       assert.ok(ids.length >= 10, `${ids.length} stories on the Spanish home`);
       for (const news of await storiesById(ids)) {
@@ -258,7 +258,7 @@ describe('Reading Localwire (demo corpus) in a browser', { skip }, () => {
       const near = section(page, 'Près d’Ottawa, ON');
       await near.locator('article.news-card').first().waitFor();
       await page.waitForFunction(() => !document.querySelector('[data-placeholder]'));
-      await section(page, 'Dernières nouvelles').locator('article.news-card').first().waitFor();
+      await nearSectionCard(page, 'Dernières nouvelles');
       const ids = await cardIds(page.locator('main'));
       assert.ok(ids.length >= 10, `${ids.length} stories on the French home`);
       for (const news of await storiesById(ids)) {
