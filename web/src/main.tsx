@@ -9,6 +9,7 @@ import { createServices } from './app/services';
 import { loadLocale } from './i18n';
 import { splitLocalePath } from './lib/locale';
 import './styles/global.css';
+import { routerReady } from './lib/routerReady';
 
 async function boot() {
   const payload = readPayload();
@@ -42,17 +43,6 @@ async function boot() {
       </StrictMode>,
     ),
   );
-}
-
-function routerReady(router: ReturnType<typeof createBrowserRouter>): Promise<void> {
-  return new Promise((resolve) => {
-    if (router.state.initialized) return resolve();
-    const stop = router.subscribe((state) => {
-      if (!state.initialized) return;
-      stop();
-      resolve();
-    });
-  });
 }
 
 void boot();

@@ -15,6 +15,7 @@ import { FirstScreenContext } from '../lib/firstScreen';
 import { parsePayload } from '../lib/payload';
 import { ServicesContext } from '../lib/services';
 import { memoryCookieJar } from '../lib/settings';
+import { routerReady } from '../lib/routerReady';
 
 /** What the server sends for one page (crates/api `pages::first_screen`). */
 export interface FirstScreenInput {
@@ -36,17 +37,6 @@ function memoryStorage(): Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> {
     setItem: (key, value) => void values.set(key, value),
     removeItem: (key) => void values.delete(key),
   };
-}
-
-function routerReady(router: ReturnType<typeof createMemoryRouter>): Promise<void> {
-  return new Promise((resolve) => {
-    if (router.state.initialized) return resolve();
-    const stop = router.subscribe((state) => {
-      if (!state.initialized) return;
-      stop();
-      resolve();
-    });
-  });
 }
 
 /**
