@@ -525,9 +525,19 @@ describe('Reading Localwire (demo corpus) in a browser', { skip }, () => {
         const off = await newPage(browser, { viewport, javaScriptEnabled: false });
         const on = await newPage(browser, { viewport });
         try {
-          await off.page.goto(`${server.url}${path}`);
-          const written = await boxes(off.page);
-          assert.ok(Object.keys(written).length >= 4, `${label}: ${JSON.stringify(written)}`);
+          // A render that outlasts its deadline on a loaded machine leaves that one page to
+          // the app (D424, D427), and such a page is not kept: the server must write it
+          // again on the next load.
+          let written = {};
+          for (let attempt = 0; attempt < 3 && Object.keys(written).length < 4; attempt += 1) {
+            if (attempt > 0) await off.page.waitForTimeout(500);
+            await off.page.goto(`${server.url}${path}`);
+            written = await boxes(off.page);
+          }
+          assert.ok(
+            Object.keys(written).length >= 4,
+            `${label}: ${JSON.stringify(written)}\n${server.output().slice(-3000)}`,
+          );
           // The largest image paints from the HTML alone.
           const lead = off.page.locator('.news-image[data-eager] img').first();
           if (await lead.count()) {

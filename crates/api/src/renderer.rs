@@ -18,6 +18,12 @@ pub(crate) const SCRIPT: &str = ".server/first-screen.js";
 /// started first (a second or more on a phone), so a render is worth waiting for up to
 /// this (100 ms left busy CI machines without first screens).
 const DEADLINE: Duration = Duration::from_millis(250);
+/// A started render runs to here before it is stopped and its engine built again (D427):
+/// on a busy machine a render can outlast the deadline (CI saw a home page take over
+/// 250 ms), and building the engine again, script and warm pages, holds the thread for
+/// far longer than finishing it, with no first screens for any page meanwhile. A render
+/// that truly runs away holds its thread this long.
+const RUNAWAY: Duration = Duration::from_secs(1);
 /// Renders that may wait for a thread: more would wait past the deadline anyway.
 const QUEUE: usize = 4;
 /// A runtime's heap: the script and a page's work take about 20 MB.
@@ -86,6 +92,7 @@ fn start(threads: usize) -> Option<Renderer> {
         threads,
         queue: QUEUE,
         deadline: DEADLINE,
+        runaway: RUNAWAY,
         memory_limit: MEMORY_LIMIT,
         warm: warm_inputs(),
     };

@@ -416,6 +416,9 @@ async fn bad_parameters_are_400_naming_the_parameter(app: &TestApp) {
     bad(app, &format!("/api/search/news?q={}", "a".repeat(201)), "q").await;
     bad(app, "/api/search/news?q=vote&since=yesterday", "since").await;
     bad(app, "/api/search/news?q=vote&city_id=DC", "city_id").await;
+    bad(app, "/api/search/news?q=vote&near_city_id=DC", "near_city_id").await;
+    // The reader's own city filters nothing, so an unknown one is a bad parameter, not a 404.
+    bad(app, "/api/search/news?q=vote&near_city_id=999999999", "near_city_id").await;
     bad(app, "/api/search/news?q=vote&category=gossip", "category").await;
     bad(app, "/api/search/news?q=vote&page_token=***", "page_token").await;
     bad(app, "/api/search/media", "q").await;
@@ -617,6 +620,25 @@ async fn search_news_is_accent_insensitive_filters_and_pages(app: &TestApp) {
     );
     let none = data(app, &format!("/api/search/news?q=council&city_id={MONTREAL}")).await;
     assert!(none["list"].as_array().unwrap().is_empty());
+    // D426: the reader's own city first; it filters nothing. "words" is in every body.
+    let everywhere = data(app, "/api/search/news?q=words&size=50").await;
+    let near = data(
+        app,
+        &format!("/api/search/news?q=words&near_city_id={LEWISTON_ME}&size=50"),
+    )
+    .await;
+    // Search's "newest" is the last stored (D141): lew-6 was stored last.
+    let lewiston: Vec<NewsId> = (0..7).rev().map(|i| corpus.id(&format!("lew-{i}"))).collect();
+    assert_eq!(
+        ids(&near)[..7],
+        lewiston[..],
+        "Lewiston's stories first, last stored first"
+    );
+    assert_ne!(ids(&everywhere)[..7], lewiston[..]);
+    let (mut a, mut b) = (ids(&near), ids(&everywhere));
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "the same stories");
     let recent = data(
         app,
         &format!("/api/search/news?q=budget&since={}", corpus.now_ms - 24 * seed::HOUR),

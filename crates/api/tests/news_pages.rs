@@ -222,14 +222,8 @@ async fn feed_pages_inline_the_same_data_as_the_api(app: &TestApp) {
     assert_calls_match_the_api(app, &p).await;
 
     // Home: local (the reader's city from the app settings), top, categories.
-    let res = app
-        .http
-        .get(app.url("/"))
-        .header("cookie", format!("cityId={PORTLAND_ME}; iso=US"))
-        .send()
-        .await
-        .unwrap();
-    let p = payload(&res.text().await.unwrap());
+    let (html, _) = home_with_cookie(app, &format!("cityId={PORTLAND_ME}; iso=US")).await;
+    let p = payload(&html);
     assert_eq!(p["query"]["params"]["channel"], "local");
     assert_eq!(p["query"]["params"]["city_id"], PORTLAND_ME.to_string());
     assert_eq!(p["data"]["context"]["scope"], "nearby");
@@ -312,6 +306,16 @@ async fn search_pages_inline_results_for_a_query(app: &TestApp) {
     let p = payload(&html);
     assert_eq!(p["query"]["params"]["category"], "politics");
     assert_calls_match_the_api(app, &p).await;
+    // D426: a reader with a city asks for its stories first, as the app does
+    // (features/news/hooks.ts useSearchNews); the country's default city is no choice.
+    let (html, _) = page_with_cookie(app, "/search/news?q=words", &format!("cityId={LEWISTON_ME}; iso=US")).await;
+    let p = payload(&html);
+    assert_eq!(
+        p["query"]["params"],
+        serde_json::json!({"q": "words", "country": "US", "near_city_id": LEWISTON_ME.to_string()})
+    );
+    assert_eq!(p["data"]["list"][0]["news_id"], corpus.id("lew-6").0);
+    assert_calls_match_the_api(app, &p).await;
     let (_, html) = page(app, "/search/news?q=montreal&time=day").await;
     assert!(payload(&html).get("query").is_none(), "the SPA's `since` is its own");
     let (_, html) = page(app, "/search/media?q=lantern").await;
@@ -344,10 +348,14 @@ async fn kept_inline_data_gives_way_to_new_items_at_once(app: &TestApp) {
 }
 
 async fn home_with_cookie(app: &TestApp, cookie: &str) -> (String, reqwest::header::HeaderMap) {
+    page_with_cookie(app, "/", cookie).await
+}
+
+async fn page_with_cookie(app: &TestApp, path: &str, cookie: &str) -> (String, reqwest::header::HeaderMap) {
     // Redirects are not followed (support::start).
     let res = app
         .http
-        .get(app.url("/"))
+        .get(app.url(path))
         .header("cookie", cookie)
         .send()
         .await

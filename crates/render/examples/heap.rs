@@ -29,6 +29,7 @@ fn main() {
             threads: 1,
             queue: 1,
             deadline: std::time::Duration::from_secs(5),
+            runaway: std::time::Duration::from_secs(5),
             memory_limit: 0,
             warm: vec![],
         },

@@ -87,6 +87,7 @@ fn main() {
         render::Options {
             threads: 1,
             deadline: Duration::from_secs(1),
+            runaway: Duration::from_secs(1),
             ..render::Options::default()
         },
     )

@@ -10,12 +10,14 @@
 //! Each thread owns one runtime, because a QuickJS runtime cannot move between threads.
 //! Callers never wait for a place: a full queue answers [`RenderError::Busy`] at once, so
 //! the server can send the page with an empty `#root` (the app then renders it) rather
-//! than pile up requests. Every render has a deadline, counted from the call: one that
-//! waited in the queue until less than half of it is left is answered unrun, and one that
-//! starts gets the whole deadline of its own, past which QuickJS's interrupt handler stops
-//! it. A runtime that hit its deadline, its memory limit or a panic, or whose render
-//! never settled, is thrown away and built again (script and warm inputs) before its
-//! thread takes the next job, since its heap may hold half-done work.
+//! than pile up requests. Every render has a deadline, counted from the call, after which
+//! its caller stops waiting: one that waited in the queue until less than half of it is
+//! left is answered unrun. One that starts runs until it ends or until its runaway limit,
+//! past which QuickJS's interrupt handler stops it: a render slowed past the deadline by
+//! a busy machine costs its page the markup, not the engine (D427). A runtime that hit
+//! its runaway limit, its memory limit or a panic, or whose render never settled, is
+//! thrown away and built again (script and warm inputs) before its thread takes the next
+//! job, since its heap may hold half-done work.
 //!
 //! Garbage collection: QuickJS frees most values by reference counting and runs its
 //! cycle collector by itself when the heap grows past a threshold, so the pool does not
@@ -48,6 +50,10 @@ pub struct Options {
     pub queue: usize,
     /// Time from the call to the answer, waiting in the queue included.
     pub deadline: Duration,
+    /// Time a started render may run before it is stopped and its engine replaced (at
+    /// least `deadline`): a render still running when its caller stopped waiting goes on
+    /// to here, since building an engine again costs far more than finishing most renders.
+    pub runaway: Duration,
     /// Heap limit of each runtime in bytes, the script included; 0 means none.
     pub memory_limit: usize,
     /// Inputs rendered once by each fresh runtime, so that lazy work in the bundle
@@ -61,6 +67,7 @@ impl Default for Options {
             threads: 2,
             queue: 16,
             deadline: Duration::from_millis(50),
+            runaway: Duration::from_millis(200),
             memory_limit: 256 * 1024 * 1024,
             warm: Vec::new(),
         }
@@ -219,17 +226,18 @@ fn serve(script: &str, options: &Options, queue: &Mutex<Receiver<Job>>, ready: m
         let Ok(job) = next else {
             return;
         };
-        // A job that waited until less than half its time is left would most likely be
-        // stopped mid-render, and a stopped render costs a new engine: it is answered
-        // unrun. One that starts gets the whole deadline of its own, so only a render
-        // that truly runs away is stopped (its caller may have stopped waiting by then).
+        // A job that waited until less than half its time is left would most likely
+        // finish after its caller stopped waiting: it is answered unrun. One that starts
+        // runs to its runaway limit, so only a render that truly runs away is stopped
+        // (its caller may have stopped waiting long before).
         let now = Instant::now();
         if job.deadline.saturating_duration_since(now) < options.deadline / 2 {
             (job.reply)(Err(RenderError::Deadline));
             continue;
         }
-        let result = catch_unwind(AssertUnwindSafe(|| engine.render(&job.input, now + options.deadline)))
-            .unwrap_or(Err(RenderError::Panic));
+        let limit = now + options.runaway.max(options.deadline);
+        let result =
+            catch_unwind(AssertUnwindSafe(|| engine.render(&job.input, limit))).unwrap_or(Err(RenderError::Panic));
         // A render that never settled leaves its work behind (timers, a replaced clock,
         // subscriptions): its engine is replaced too.
         let recycle = matches!(

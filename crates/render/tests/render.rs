@@ -47,6 +47,7 @@ fn options(threads: usize, queue: usize, deadline_ms: u64) -> Options {
         threads,
         queue,
         deadline: Duration::from_millis(deadline_ms),
+        runaway: Duration::from_millis(deadline_ms),
         memory_limit: 32 * 1024 * 1024,
         warm: Vec::new(),
     }
@@ -233,6 +234,35 @@ fn a_job_with_less_than_half_its_time_left_is_answered_unrun_on_the_same_engine(
     // Taken at about 250 ms of its 400: less than half is left.
     assert_eq!(renderer.render_blocking("late".into()), Err(RenderError::Deadline));
     assert_eq!(busy.join().unwrap().unwrap(), "busy:1");
+    assert_eq!(renderer.render_blocking("next".into()).unwrap(), "next:2");
+}
+
+/// D427: a render slower than its caller's deadline but within its runaway limit ends on
+/// its own: the caller has its answer (Deadline) at the deadline, and the engine is kept
+/// (the count goes on), where a stopped render would have cost a new one.
+#[test]
+fn a_render_past_its_deadline_but_within_its_runaway_limit_keeps_its_engine() {
+    let script = r#"
+        let count = 0;
+        const busy = (ms) => { const end = Date.now() + ms; while (Date.now() < end) {} };
+        globalThis.SSR = { render(s) {
+            count += 1;
+            if (s === 'slow') busy(400);
+            return s + ':' + count;
+        } };
+    "#;
+    let mut options = options(1, 1, 200);
+    options.runaway = Duration::from_millis(2000);
+    let renderer = start(script, options);
+    let started = Instant::now();
+    assert_eq!(renderer.render_blocking("slow".into()), Err(RenderError::Deadline));
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_millis(350),
+        "the caller stops waiting at the deadline: {took:?}"
+    );
+    // Waits for the slow render to end on the only thread.
+    thread::sleep(Duration::from_millis(300));
     assert_eq!(renderer.render_blocking("next".into()).unwrap(), "next:2");
 }
 

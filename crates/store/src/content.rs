@@ -330,33 +330,94 @@ fn search_window(offset: i64, limit: i64) -> Option<(usize, usize)> {
     (limit > 0).then_some((offset as usize, limit as usize))
 }
 
+/// One tier of a search's matches (D412, D426): where the words are, and where the story
+/// is placed relative to the reader's own city ([`SearchQuery::near`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tier {
+    /// Every word is in the title (else: the words match, but not all in the title).
+    pub in_title: bool,
+    pub near: Near,
+}
+
+/// A tier's place condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Near {
+    /// No condition: the query has no reader's place, or a place filter.
+    Anywhere,
+    /// Among the tier's newest [`SEARCH_RANKED_MAX`] matches, those placed in the reader's
+    /// place: a bounded read however common the words, and a news search wants recent
+    /// stories anyway.
+    Inside,
+}
+
 /// The ids of one page of a search, the same rules on every engine:
 /// - the last word is a prefix only when the whole words match fewer than
 ///   [`WHOLE_WORD_ENOUGH`] stories (D411; `whole_matches(n)` counts them, stopping at n);
+/// - with a reader's place (D426), the tiers in it first: stories placed there whose
+///   title holds every word, then the other matches placed there ([`Near::Inside`]),
+///   then every other story as below;
 /// - stories whose title holds every word first, then the other matches, each newest
-///   first (D412): `in_title(last_as_prefix, n)` and `elsewhere(last_as_prefix, n)` give
-///   at most n of their tier, and only what the page needs is read;
+///   first (D412): `tier(tier, last_as_prefix, n)` gives at most n of a tier, and only
+///   what the page needs is read;
 /// - paging ends after [`SEARCH_RANKED_MAX`] results (D141).
-pub async fn search_page<W, T, E>(
+pub async fn search_page<W, T, F>(
+    query: &SearchQuery,
     offset: i64,
     limit: i64,
     whole_matches: W,
-    in_title: T,
-    elsewhere: E,
+    tier: T,
 ) -> Result<Vec<NewsId>>
 where
     W: AsyncFnOnce(i64) -> Result<i64>,
-    T: AsyncFnOnce(bool, i64) -> Result<Vec<NewsId>>,
-    E: AsyncFnOnce(bool, i64) -> Result<Vec<NewsId>>,
+    // A plain closure returning its future (not `AsyncFn`), so the engines' futures stay
+    // `Send` for `async_trait`.
+    T: Fn(Tier, bool, i64) -> F,
+    F: std::future::Future<Output = Result<Vec<NewsId>>>,
 {
     let Some((offset, limit)) = search_window(offset, limit) else {
         return Ok(Vec::new());
     };
     let prefix = whole_matches(WHOLE_WORD_ENOUGH).await? < WHOLE_WORD_ENOUGH;
     let wanted = offset + limit;
-    let mut ids = in_title(prefix, wanted as i64).await?;
-    if ids.len() < wanted {
-        ids.extend(elsewhere(prefix, (wanted - ids.len()) as i64).await?);
+    let mut ids: Vec<NewsId> = Vec::with_capacity(wanted);
+    // The reader's-place tiers, each whole by the time the page goes past it (a tier that
+    // gave fewer than asked has no more), so the tiers after them can leave them out.
+    let mut near: [Vec<NewsId>; 2] = [Vec::new(), Vec::new()];
+    if query.near_place().is_some() {
+        for (i, in_title) in [true, false].into_iter().enumerate() {
+            if ids.len() == wanted {
+                break;
+            }
+            let n = wanted - ids.len();
+            near[i] = tier(
+                Tier {
+                    in_title,
+                    near: Near::Inside,
+                },
+                prefix,
+                n as i64,
+            )
+            .await?;
+            ids.extend_from_slice(&near[i]);
+        }
+    }
+    for (i, in_title) in [true, false].into_iter().enumerate() {
+        if ids.len() == wanted {
+            break;
+        }
+        let seen: std::collections::HashSet<NewsId> = near[i].iter().copied().collect();
+        let n = wanted - ids.len() + seen.len();
+        let found = tier(
+            Tier {
+                in_title,
+                near: Near::Anywhere,
+            },
+            prefix,
+            n as i64,
+        )
+        .await?;
+        let room = wanted - ids.len();
+        ids.extend(found.into_iter().filter(|id| !seen.contains(id)).take(room));
     }
     Ok(ids.into_iter().skip(offset).take(limit).collect())
 }
@@ -388,11 +449,19 @@ pub struct SearchQuery {
     pub terms: Vec<String>,
     pub filter: ListFilter,
     pub place: Option<PlaceKey>,
+    /// The reader's own place (D426): the matches placed there come first. It filters
+    /// nothing, and a `place` filter makes it moot.
+    pub near: Option<PlaceKey>,
     pub category: Option<String>,
     pub since_ms: Option<i64>,
 }
 
 impl SearchQuery {
+    /// The place whose matches come first, unless a place filter makes every match one.
+    pub fn near_place(&self) -> Option<&PlaceKey> {
+        self.near.as_ref().filter(|_| self.place.is_none())
+    }
+
     /// The words to match: letters and digits only, so no query syntax of either engine
     /// can come from a reader, whatever the caller passed.
     pub fn words(&self) -> Vec<String> {

@@ -271,6 +271,7 @@ macro_rules! store_contract_tests {
             search_finds_every_item_of_a_batch_and_the_last_text_of_a_repeat,
             grouped_writes_are_stored_once_committed,
             search_ranks_title_matches_first_newest_first_up_to_the_cap,
+            d426_search_ranks_the_readers_place_first,
             content_generation_counts_writes_readers_see,
             publisher_search_and_detail,
             due_feeds_are_leased_once_and_released_by_a_fetch,

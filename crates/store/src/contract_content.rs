@@ -867,7 +867,8 @@ pub async fn search_ranks_title_matches_first_newest_first_up_to_the_cap(store: 
     // The best match of all is stored first, so it is the oldest.
     let mut best = record("r-best", "Harbor lighthouse reopens", 0, &[]);
     best.body_text = "The harbor lighthouse reopens".into();
-    let mut half = record("r-half", "Harbor fees rise", 0, &[]);
+    // Placed in a reader's city, but older than the newest SEARCH_RANKED_MAX other matches.
+    let mut half = record("r-half", "Harbor fees rise", 0, &[city(5_128_581)]);
     half.body_text = "Fees at the harbor rise; the lighthouse is closed".into();
     let mut records = vec![best, half];
     for i in 0..SEARCH_RANKED_MAX {
@@ -900,6 +901,112 @@ pub async fn search_ranks_title_matches_first_newest_first_up_to_the_cap(store: 
     let mut in_canada = q.clone();
     in_canada.filter.country = Some("CA".into());
     assert!(store.search_news(&in_canada, 0, 10).await.unwrap().is_empty());
+    // D426's bound: the reader's place lifts a story only from its tier's newest matches.
+    let near = SearchQuery {
+        near: Some(city(5_128_581)),
+        ..q.clone()
+    };
+    assert_eq!(
+        titles_of(&store.search_news(&near, 0, 2).await.unwrap()),
+        [
+            "Harbor lighthouse reopens",
+            &format!("Story number {}", SEARCH_RANKED_MAX - 1)
+        ],
+        "a story of the reader's place past its tier's newest SEARCH_RANKED_MAX is not lifted"
+    );
+}
+
+/// D426: with the reader's place, the stories placed there come first (title matches,
+/// then the others), then every other match as in D412, none twice, across pages; the
+/// reader's place filters nothing, and a place filter makes it moot.
+pub async fn d426_search_ranks_the_readers_place_first(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "near", "US").await;
+    let home = city(5_128_581);
+    let away = city(4_140_963);
+    // Stored oldest first: each record is newer than the one before.
+    let mut records = Vec::new();
+    for (identity, title, body, place) in [
+        ("n-home-title", "Ferry schedule changes", "", &home),
+        ("n-away-title-old", "Ferry fares rise", "", &away),
+        ("n-home-body", "Harbor news", "The ferry stops at night.", &home),
+        ("n-away-body", "Waterfront news", "A ferry was late.", &away),
+        ("n-away-title", "Ferry crew honored", "", &away),
+        ("n-island-body", "Island news", "No ferry today.", &away),
+    ] {
+        let mut r = record(identity, title, 0, std::slice::from_ref(place));
+        if !body.is_empty() {
+            r.summary = body.into();
+            r.body_text = body.into();
+        }
+        records.push(r);
+    }
+    let clusters = vec![ClusterChoice::New; records.len()];
+    store.upsert_items(feed, media, &records, &clusters, T0).await.unwrap();
+    let q = SearchQuery {
+        terms: vec!["ferry".into()],
+        near: Some(home.clone()),
+        ..SearchQuery::default()
+    };
+    let all = store.search_news(&q, 0, 10).await.unwrap();
+    assert_eq!(
+        titles_of(&all),
+        [
+            "Ferry schedule changes",
+            "Harbor news",
+            "Ferry crew honored",
+            "Ferry fares rise",
+            "Island news",
+            "Waterfront news"
+        ],
+        "the reader's place first (title, then body), then the rest as D412 orders it, each once"
+    );
+    let mut paged = Vec::new();
+    for offset in (0..6).step_by(2) {
+        paged.extend(store.search_news(&q, offset, 2).await.unwrap());
+    }
+    assert_eq!(
+        titles_of(&paged),
+        titles_of(&all),
+        "pages of two split the tiers without a gap or a repeat"
+    );
+    let one_past_near = store.search_news(&q, 1, 2).await.unwrap();
+    assert_eq!(titles_of(&one_past_near), ["Harbor news", "Ferry crew honored"]);
+    let anywhere = SearchQuery {
+        near: None,
+        ..q.clone()
+    };
+    assert_eq!(
+        titles_of(&store.search_news(&anywhere, 0, 10).await.unwrap()),
+        [
+            "Ferry crew honored",
+            "Ferry fares rise",
+            "Ferry schedule changes",
+            "Island news",
+            "Waterfront news",
+            "Harbor news"
+        ],
+        "without a reader's place, D412's order"
+    );
+    let filtered = SearchQuery {
+        place: Some(away.clone()),
+        ..q.clone()
+    };
+    assert_eq!(
+        titles_of(&store.search_news(&filtered, 0, 10).await.unwrap()),
+        [
+            "Ferry crew honored",
+            "Ferry fares rise",
+            "Island news",
+            "Waterfront news"
+        ],
+        "a place filter keeps its own place's stories, and the reader's place orders nothing"
+    );
+    let mut in_canada = q.clone();
+    in_canada.filter.country = Some("CA".into());
+    assert!(
+        store.search_news(&in_canada, 0, 10).await.unwrap().is_empty(),
+        "filters still apply to the reader's place"
+    );
 }
 
 fn titles_of(rows: &[crate::content::NewsRow]) -> Vec<&str> {

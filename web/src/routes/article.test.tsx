@@ -187,7 +187,12 @@ describe('§2.6 search', () => {
     expect(link).toHaveTextContent('L’École Saint-Jean rouvre');
     expect(within(link).getByText('École').tagName).toBe('MARK');
     expect(screen.getByText('école').tagName).toBe('MARK');
-    expect(calls('/api/search/news')[0].query).toEqual({ q: 'ecole', country: 'US' });
+    // D426: the reader's own city goes along, to order (not filter) the results.
+    expect(calls('/api/search/news')[0].query).toEqual({
+      q: 'ecole',
+      country: 'US',
+      near_city_id: '4140963',
+    });
 
     await user.selectOptions(screen.getByLabelText('Category'), 'education');
     await user.selectOptions(screen.getByLabelText('Time'), '24h');

@@ -50,6 +50,10 @@ pub struct SearchNewsParams {
     /// Only items placed in this city.
     #[param(value_type = Option<i64>)]
     pub city_id: Option<CityId>,
+    /// The reader's own city: the matches placed there come first (among the newest
+    /// 1,000 matches of each tier); it filters nothing, and `city_id` makes it moot.
+    #[param(value_type = Option<i64>)]
+    pub near_city_id: Option<CityId>,
     /// One of the 13 category ids.
     #[param(value_type = Option<String>)]
     pub category: Option<&'static str>,
@@ -64,13 +68,22 @@ pub struct SearchNewsParams {
 
 impl SearchNewsParams {
     /// Checked in order: the query, the list parameters, the city (which must exist),
-    /// the category, the time.
+    /// the reader's city, the category, the time.
     pub fn parse(params: &Params) -> Result<SearchNewsParams, ApiError> {
         let q = query_param(params)?;
         let c = Common::parse(params)?;
         let city_id = optional_whole_number(params, "city_id")?.map(CityId);
         if let Some(id) = city_id {
             geo::by_id(id).ok_or(ApiError::NotFound)?;
+        }
+        // The reader's own city orders and filters nothing: an unknown one is the caller's
+        // mistake to fix, not a missing resource.
+        let near_city_id = optional_whole_number(params, "near_city_id")?.map(CityId);
+        if near_city_id.is_some_and(|id| geo::by_id(id).is_none()) {
+            return Err(bad(
+                "near_city_id",
+                "is not a city id (find one with /api/geo/cities/search).",
+            ));
         }
         let category = category_param(params, "category")?;
         let since = match params.get("since").filter(|v| !v.is_empty()) {
@@ -87,6 +100,7 @@ impl SearchNewsParams {
             lang: c.lang,
             country: c.country,
             city_id,
+            near_city_id,
             category,
             since,
             page_token: c.token,
@@ -114,6 +128,7 @@ pub async fn search_news(
         terms: terms.clone(),
         filter: c.filter(),
         place: p.city_id.map(PlaceKey::City),
+        near: p.near_city_id.map(PlaceKey::City),
         category: p.category.map(str::to_string),
         since_ms: p.since,
     };

@@ -448,6 +448,12 @@ pub async fn page_data(
                     ("q", text.trim().to_string()),
                     ("country", country.clone()),
                     ("city_id", q("city_id")),
+                    // The reader's own city first (D426), as the app asks: only a city
+                    // the reader chose, never the country's default.
+                    (
+                        "near_city_id",
+                        reader_city(headers).map(|c| c.to_string()).unwrap_or_default(),
+                    ),
                     ("category", q("category")),
                 ],
             );

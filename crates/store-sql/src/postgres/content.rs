@@ -9,8 +9,8 @@ use sqlx::{Postgres, Row, Transaction};
 use std::collections::{BTreeSet, HashSet};
 use store::content::{
     After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, FeedHealth, FeedId, FeedStatus, FetchRecord,
-    ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow, PlaceKey,
-    PublisherFeeds, SearchQuery, Special, Upserted, news_in_order, search_page,
+    ImportReport, ListFilter, Listing, MediaId, MediaSource, Near, NewFeed, NewsId, NewsRecord, NewsRow, PlaceKey,
+    PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, Tier, Upserted, news_in_order, search_page,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -604,30 +604,58 @@ impl PgStore {
 
 impl PgStore {
     /// The newest `n` stories matching the `tsquery` words `matched` (and not `but_not`)
-    /// and the search's filters.
-    async fn search_ids(&self, q: &SearchQuery, matched: &str, but_not: Option<&str>, n: i64) -> Result<Vec<NewsId>> {
-        let ids: Vec<i64> = sqlx::query_scalar(concat!(
-            "SELECT n.news_id FROM news_items n, ",
-            search_words!("$3"),
-            " AS w WHERE n.search @@ w.q AND ($8::text IS NULL OR NOT n.search @@ ",
-            search_words!("$8"),
-            ") AND",
-            filters!(),
-            "AND ($4::text IS NULL OR n.category_id = $4) AND ($5::bigint IS NULL OR n.publish_time >= $5) \
-             AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = $6 AND p.news_id = n.news_id)) \
-             ORDER BY n.news_id DESC LIMIT $7"
-        ))
-        .bind(q.filter.lang.as_deref())
-        .bind(q.filter.country.as_deref())
-        .bind(matched)
-        .bind(q.category.as_deref())
-        .bind(q.since_ms)
-        .bind(q.place.as_ref().map(PlaceKey::key))
-        .bind(n)
-        .bind(but_not)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(db)?;
+    /// and the search's filters; with [`Near::Inside`], only those among its newest
+    /// [`SEARCH_RANKED_MAX`] matches that are placed in the reader's place (D426).
+    async fn search_ids(
+        &self,
+        q: &SearchQuery,
+        matched: &str,
+        but_not: Option<&str>,
+        near: Near,
+        n: i64,
+    ) -> Result<Vec<NewsId>> {
+        let near_place = match near {
+            Near::Inside => q.near_place().map(PlaceKey::key),
+            Near::Anywhere => None,
+        };
+        let sql = match near_place {
+            None => concat!(
+                "SELECT n.news_id FROM news_items n, ",
+                search_words!("$3"),
+                " AS w WHERE n.search @@ w.q AND ($8::text IS NULL OR NOT n.search @@ ",
+                search_words!("$8"),
+                ") AND",
+                filters!(),
+                "AND ($4::text IS NULL OR n.category_id = $4) AND ($5::bigint IS NULL OR n.publish_time >= $5) \
+                 AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = $6 AND p.news_id = n.news_id)) \
+                 ORDER BY n.news_id DESC LIMIT $7"
+            ),
+            // $6 (a place filter) is never set here: it makes the reader's place moot.
+            Some(_) => concat!(
+                "SELECT n.news_id FROM news_items n WHERE n.news_id IN (SELECT m.news_id FROM news_items m, ",
+                search_words!("$3"),
+                " AS w WHERE m.search @@ w.q AND ($8::text IS NULL OR NOT m.search @@ ",
+                search_words!("$8"),
+                ") ORDER BY m.news_id DESC LIMIT $9) \
+                 AND EXISTS (SELECT 1 FROM news_places p WHERE p.place = $10 AND p.news_id = n.news_id) AND",
+                filters!(),
+                "AND ($4::text IS NULL OR n.category_id = $4) AND ($5::bigint IS NULL OR n.publish_time >= $5) \
+                 AND $6::text IS NULL ORDER BY n.news_id DESC LIMIT $7"
+            ),
+        };
+        let mut query = sqlx::query_scalar(sql)
+            .bind(q.filter.lang.as_deref())
+            .bind(q.filter.country.as_deref())
+            .bind(matched)
+            .bind(q.category.as_deref())
+            .bind(q.since_ms)
+            .bind(q.place.as_ref().map(PlaceKey::key))
+            .bind(n)
+            .bind(but_not);
+        if let Some(place) = near_place {
+            query = query.bind(SEARCH_RANKED_MAX).bind(place);
+        }
+        let ids: Vec<i64> = query.fetch_all(&self.pool).await.map_err(db)?;
         Ok(ids.into_iter().map(NewsId).collect())
     }
 }
@@ -1038,6 +1066,7 @@ impl ContentStore for PgStore {
         }
         // The title is the tsvector's weight A.
         let page = search_page(
+            q,
             offset,
             limit,
             async |at_most| {
@@ -1052,10 +1081,16 @@ impl ContentStore for PgStore {
                 .await
                 .map_err(db)
             },
-            async |prefix, n| self.search_ids(q, &ts_query(&words, prefix, "A"), None, n).await,
-            async |prefix, n| {
-                let (matched, in_title) = (ts_query(&words, prefix, ""), ts_query(&words, prefix, "A"));
-                self.search_ids(q, &matched, Some(&in_title), n).await
+            |tier: Tier, prefix, n| {
+                let in_title = ts_query(&words, prefix, "A");
+                let matched = ts_query(&words, prefix, "");
+                async move {
+                    if tier.in_title {
+                        self.search_ids(q, &in_title, None, tier.near, n).await
+                    } else {
+                        self.search_ids(q, &matched, Some(&in_title), tier.near, n).await
+                    }
+                }
             },
         )
         .await?;

@@ -10,8 +10,8 @@ use rusqlite::OptionalExtension;
 use rusqlite::types::Value;
 use store::content::{
     After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, FeedHealth, FeedId, FeedStatus, FetchRecord,
-    ImportReport, ListFilter, Listing, MediaId, MediaSource, NewFeed, NewsId, NewsRecord, NewsRow, PlaceKey,
-    PublisherFeeds, SearchQuery, Special, Upserted, news_in_order, search_page,
+    ImportReport, ListFilter, Listing, MediaId, MediaSource, Near, NewFeed, NewsId, NewsRecord, NewsRow, PlaceKey,
+    PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, Tier, Upserted, news_in_order, search_page,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -24,6 +24,18 @@ use store::{ContentStore, Result, StoreError};
 macro_rules! filters {
     () => {
         " (?1 IS NULL OR n.lang = ?1) AND (?2 IS NULL OR n.country = ?2) "
+    };
+}
+
+/// A search's filters on the story's row (`f.rowid`), which is read only when one is set.
+macro_rules! search_filters {
+    () => {
+        concat!(
+            "((?1 IS NULL AND ?2 IS NULL AND ?4 IS NULL AND ?5 IS NULL) \
+             OR EXISTS (SELECT 1 FROM news_items n WHERE n.news_id = f.rowid AND",
+            filters!(),
+            "AND (?4 IS NULL OR n.category_id = ?4) AND (?5 IS NULL OR n.publish_time >= ?5)))"
+        )
     };
 }
 
@@ -133,11 +145,17 @@ const TOP_NEWS_SQL: &str = concat!(
 );
 
 impl SqliteStore {
-    /// The newest `n` stories matching the FTS5 query `matched` and the search's filters.
-    /// A place is checked on the places index alone; a story's row is read only when
-    /// another filter needs it (a row is several pages: five times the cost, measured).
-    async fn search_ids(&self, q: &SearchQuery, matched: String, n: i64) -> Result<Vec<NewsId>> {
-        let params = [
+    /// The newest `n` stories matching the FTS5 query `matched` and the search's filters;
+    /// with [`Near::Inside`], only those among its newest [`SEARCH_RANKED_MAX`] matches
+    /// that are placed in the reader's place (D426). A place is checked on the places
+    /// index alone; a story's row is read only when another filter needs it (a row is
+    /// several pages: five times the cost, measured).
+    async fn search_ids(&self, q: &SearchQuery, matched: String, near: Near, n: i64) -> Result<Vec<NewsId>> {
+        let near_place = match near {
+            Near::Inside => q.near_place().map(PlaceKey::key),
+            Near::Anywhere => None,
+        };
+        let mut params = vec![
             text(q.filter.lang.as_deref()),
             text(q.filter.country.as_deref()),
             Value::Text(matched),
@@ -146,17 +164,28 @@ impl SqliteStore {
             q.place.as_ref().map_or(Value::Null, |p| Value::Text(p.key())),
             Value::Integer(n),
         ];
+        let sql = match near_place {
+            None => concat!(
+                "SELECT f.rowid FROM news_fts f WHERE news_fts MATCH ?3 \
+                 AND (?6 IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?6 AND p.news_id = f.rowid)) \
+                 AND ",
+                search_filters!(),
+                " ORDER BY f.rowid DESC LIMIT +?7"
+            ),
+            // ?6 (a place filter) is never set here: it makes the reader's place moot.
+            Some(place) => {
+                params.extend([Value::Integer(SEARCH_RANKED_MAX), Value::Text(place)]);
+                concat!(
+                    "SELECT f.rowid FROM (SELECT rowid FROM news_fts WHERE news_fts MATCH ?3 ORDER BY rowid DESC LIMIT +?8) f \
+                     WHERE EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?9 AND p.news_id = f.rowid) AND ",
+                    search_filters!(),
+                    " ORDER BY f.rowid DESC LIMIT +?7"
+                )
+            }
+        };
         self.content_read
             .read(move |conn| {
-                let mut stmt = conn.prepare_cached(concat!(
-                    "SELECT f.rowid FROM news_fts f WHERE news_fts MATCH ?3 \
-                     AND (?6 IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?6 AND p.news_id = f.rowid)) \
-                     AND ((?1 IS NULL AND ?2 IS NULL AND ?4 IS NULL AND ?5 IS NULL) \
-                       OR EXISTS (SELECT 1 FROM news_items n WHERE n.news_id = f.rowid AND",
-                    filters!(),
-                    "AND (?4 IS NULL OR n.category_id = ?4) AND (?5 IS NULL OR n.publish_time >= ?5))) \
-                     ORDER BY f.rowid DESC LIMIT +?7"
-                ))?;
+                let mut stmt = conn.prepare_cached(sql)?;
                 let ids = stmt.query_map(rusqlite::params_from_iter(&params), |r| r.get(0).map(NewsId))?;
                 ids.collect()
             })
@@ -512,6 +541,7 @@ impl ContentStore for SqliteStore {
         }
         // Each tier in FTS5's own rowid order (newest first), stopping at what it is asked.
         let page = search_page(
+            q,
             offset,
             limit,
             async |at_most| {
@@ -525,13 +555,14 @@ impl ContentStore for SqliteStore {
                     })
                     .await
             },
-            async |prefix, n| {
+            |tier: Tier, prefix, n| {
                 let m = fts_query(&words, prefix);
-                self.search_ids(q, format!("{{title}} : ({m})"), n).await
-            },
-            async |prefix, n| {
-                let m = fts_query(&words, prefix);
-                self.search_ids(q, format!("({m}) NOT {{title}} : ({m})"), n).await
+                let matched = if tier.in_title {
+                    format!("{{title}} : ({m})")
+                } else {
+                    format!("({m}) NOT {{title}} : ({m})")
+                };
+                self.search_ids(q, matched, tier.near, n)
             },
         )
         .await?;

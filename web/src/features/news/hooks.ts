@@ -149,8 +149,13 @@ export interface NewsSearch {
 /** GET /api/search/news; idle while there is no query. */
 export function useSearchNews(search: NewsSearch) {
   const reader = useReader();
-  // Search reaches every language of the reader's country (D102).
-  const params = cleanParams({ ...search, country: reader.country });
+  // Search reaches every language of the reader's country (D102), the reader's own city
+  // first (D426).
+  const params = cleanParams({
+    ...search,
+    country: reader.country,
+    near_city_id: reader.cityId || undefined,
+  });
   return usePagedQuery<SearchNewsPage>(SEARCH_NEWS_PATH, params, {
     enabled: search.q.trim() !== '',
   });

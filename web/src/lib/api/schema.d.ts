@@ -3407,6 +3407,11 @@ export interface operations {
                 country?: string;
                 /** @description Only items placed in this city. */
                 city_id?: number;
+                /**
+                 * @description The reader's own city: the matches placed there come first (among the newest
+                 *     1,000 matches of each tier); it filters nothing, and `city_id` makes it moot.
+                 */
+                near_city_id?: number;
                 /** @description One of the 13 category ids. */
                 category?: string;
                 /** @description Only items published at or after this time (ms). */

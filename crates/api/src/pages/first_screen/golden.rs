@@ -30,6 +30,7 @@ fn renderer() -> Renderer {
         queue: 16,
         // A loaded CI machine: the budget is the server's, this is a check of output.
         deadline: Duration::from_secs(10),
+        runaway: Duration::from_secs(10),
         memory_limit: crate::renderer::MEMORY_LIMIT,
         warm: Vec::new(),
     };
