@@ -10,6 +10,7 @@
 #                                           # (loaded with `localwire ingest --once --database-url …`)
 #
 # Targets (issue 33): each read p99 <= 20 ms and >= 10% of nginx's throughput.
+# search-near-* is a reader's search with their own city first (D426).
 set -euo pipefail
 export LOCALWIRE_CALLS_BURST="${LOCALWIRE_CALLS_BURST:-1000000000}" LOCALWIRE_CALLS_PER_SECOND="${LOCALWIRE_CALLS_PER_SECOND:-1000000000}"
 cd "$(dirname "$0")/.."
@@ -82,6 +83,8 @@ ENDPOINTS=(
   "search-common /api/search/news?q=$COMMON"
   "search-rare /api/search/news?q=$RARE"
   "search-city /api/search/news?q=$COMMON&city_id=$BIG"
+  "search-near-big /api/search/news?q=$COMMON&near_city_id=$BIG"
+  "search-near-small /api/search/news?q=$COMMON&near_city_id=$SMALL"
 )
 mkdir -p "$WORK/www"
 for e in "${ENDPOINTS[@]}"; do

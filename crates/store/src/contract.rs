@@ -270,6 +270,7 @@ macro_rules! store_contract_tests {
             d411_a_common_whole_word_is_not_read_as_a_prefix,
             search_finds_every_item_of_a_batch_and_the_last_text_of_a_repeat,
             grouped_writes_are_stored_once_committed,
+            d428_a_batch_of_new_items_keeps_order_stories_and_repeats,
             search_ranks_title_matches_first_newest_first_up_to_the_cap,
             d426_search_ranks_the_readers_place_first,
             content_generation_counts_writes_readers_see,

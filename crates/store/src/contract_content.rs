@@ -710,6 +710,75 @@ pub async fn search_finds_every_item_of_a_batch_and_the_last_text_of_a_repeat(st
 /// an item written twice in the group keeps its last version (and only its last text is
 /// found), a story begun in the group gathers the items that join it, and the fetch
 /// record is kept.
+/// D428: one batch of new items, some joining a story another record of the batch
+/// started (`SameAs` of a new item) and one repeating an earlier record: the new items get
+/// ascending ids in the records' order, each story holds what joined it, and the repeat
+/// updates the item its first record stored.
+pub async fn d428_a_batch_of_new_items_keeps_order_stories_and_repeats(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "batch", "US").await;
+    let records = [
+        record("b1", "Bridge closes", 0, &[city(4_140_963)]),
+        record("b2", "Bridge: detours", 1, &[]),
+        record("b3", "Library opens", 2, &[]),
+        record("b1", "Bridge closes for a week", 3, &[city(5_128_581)]),
+        record("b4", "Library hours", 4, &[]),
+        record("b5", "Market returns", 5, &[]),
+    ];
+    let choices = [
+        ClusterChoice::New,
+        ClusterChoice::SameAs(0),
+        ClusterChoice::New,
+        ClusterChoice::SameAs(0),
+        ClusterChoice::SameAs(2),
+        ClusterChoice::New,
+    ];
+    let out = store.upsert_items(feed, media, &records, &choices, T0).await.unwrap();
+    let id = |i: usize| out[i].news_id();
+    assert!(matches!(out[0], Upserted::Inserted(_)));
+    assert_eq!(
+        out[3],
+        Upserted::Updated(id(0)),
+        "the repeat updates the first record's item"
+    );
+    let new_ids = [id(0), id(1), id(2), id(4), id(5)];
+    assert!(
+        new_ids.windows(2).all(|w| w[0].0 < w[1].0),
+        "ids ascend in the records' order: {new_ids:?}"
+    );
+    let bridge = store.cluster_items(own_cluster(id(0)), 10).await.unwrap();
+    assert_eq!(
+        titles_of(&bridge),
+        ["Bridge closes for a week", "Bridge: detours"],
+        "newest first"
+    );
+    assert_eq!(bridge[0].cluster.size, 2);
+    let library = store.cluster_items(own_cluster(id(2)), 10).await.unwrap();
+    assert_eq!(titles_of(&library), ["Library hours", "Library opens"]);
+    let market = store.news(id(5)).await.unwrap().unwrap();
+    assert_eq!(market.cluster_id, own_cluster(id(5)), "a new story of its own");
+    // The repeat's places replaced the first record's.
+    let moved = store
+        .list_news(
+            &Listing::Places(vec![city(5_128_581)]),
+            &ListFilter::default(),
+            None,
+            10,
+        )
+        .await
+        .unwrap();
+    assert_eq!(ids(&moved), [id(0)]);
+    let left = store
+        .list_news(
+            &Listing::Places(vec![city(4_140_963)]),
+            &ListFilter::default(),
+            None,
+            10,
+        )
+        .await
+        .unwrap();
+    assert!(left.is_empty());
+}
+
 pub async fn grouped_writes_are_stored_once_committed(store: &dyn Store) {
     let (media, feed) = one_feed(store, "grouped", "US").await;
     let g0 = store.content_generation();

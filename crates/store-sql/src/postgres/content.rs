@@ -6,7 +6,7 @@ use crate::rows::{media_row, news_row, special_row};
 use async_trait::async_trait;
 use sqlx::postgres::PgRow;
 use sqlx::{Postgres, Row, Transaction};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use store::content::{
     After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, FeedHealth, FeedId, FeedStatus, FetchRecord,
     ImportReport, ListFilter, Listing, MediaId, MediaSource, Near, NewFeed, NewsId, NewsRecord, NewsRow, PlaceKey,
@@ -101,40 +101,52 @@ fn ts_query(words: &[String], last_as_prefix: bool, weights: &str) -> String {
         .join(" & ")
 }
 
-/// Recount a story's stats. Writers of one story in several processes take its row
-/// first (creating it if needed), so they recount one after the other and the last sees
-/// every item the others committed (D210): a plain delete and insert lost one side's
-/// items, or failed on `story_clusters_pkey` when two recreated the row at once.
-async fn refresh_cluster(tx: &mut Transaction<'_, Postgres>, cluster: i64) -> std::result::Result<(), sqlx::Error> {
+/// Recount stories' stats, in three statements however many stories (D428). Writers of
+/// one story in several processes take its row first (creating it if needed), in story
+/// order so two writers never wait for each other crosswise, so they recount one after
+/// the other and the last sees every item the others committed (D210): a plain delete
+/// and insert lost one side's items, or failed on `story_clusters_pkey` when two recreated
+/// the row at once. A story with no items left is dropped.
+async fn refresh_clusters(
+    tx: &mut Transaction<'_, Postgres>,
+    clusters: &BTreeSet<i64>,
+) -> std::result::Result<(), sqlx::Error> {
+    if clusters.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<i64> = clusters.iter().copied().collect();
     sqlx::query(
-        "INSERT INTO story_clusters (cluster_id, lead_id, size, media_count, newest) VALUES ($1, 0, 0, 0, 0) \
+        "INSERT INTO story_clusters (cluster_id, lead_id, size, media_count, newest) \
+         SELECT c, 0, 0, 0, 0 FROM unnest($1::bigint[]) AS c ORDER BY c \
          ON CONFLICT (cluster_id) DO UPDATE SET size = story_clusters.size",
     )
-    .bind(cluster)
+    .bind(&ids)
     .execute(&mut **tx)
     .await?;
     // A new statement: it sees what the writers this one waited for committed. The
-    // story's items are read once, on `news_cluster`: as a subquery, the prepared (generic)
-    // plan found the newest item by walking `news_latest` from the top until one of this
-    // story turned up, i.e. most of the table for an older story (bulk ingestion at 180k
-    // items fell to a few items a second; 0.7 ms with this form).
+    // stories' items are read once, on `news_cluster`: as a subquery, the prepared
+    // (generic) plan found a story's newest item by walking `news_latest` from the top
+    // until one of it turned up, i.e. most of the table for an older story (bulk
+    // ingestion at 180k items fell to a few items a second).
     sqlx::query(
-        "WITH c AS MATERIALIZED (SELECT news_id, media_id, publish_time, lang, country FROM news_items \
-                                 WHERE cluster_id = $1) \
-         UPDATE story_clusters SET lead_id = l.news_id, size = s.size, media_count = s.media_count, newest = s.newest, \
-         lang = l.lang, country = l.country \
-         FROM (SELECT count(*) AS size, count(DISTINCT media_id) AS media_count, max(publish_time) AS newest \
-               FROM c HAVING count(*) > 0) s, \
-              (SELECT news_id, lang, country FROM c ORDER BY publish_time DESC, news_id DESC LIMIT 1) l \
-         WHERE story_clusters.cluster_id = $1",
+        "WITH c AS MATERIALIZED (SELECT cluster_id, news_id, media_id, publish_time, lang, country FROM news_items \
+                                 WHERE cluster_id = ANY($1)), \
+         s AS (SELECT cluster_id, count(*) AS size, count(DISTINCT media_id) AS media_count, \
+                      max(publish_time) AS newest FROM c GROUP BY cluster_id), \
+         l AS (SELECT DISTINCT ON (cluster_id) cluster_id, news_id, lang, country FROM c \
+               ORDER BY cluster_id, publish_time DESC, news_id DESC) \
+         UPDATE story_clusters SET lead_id = l.news_id, size = s.size, media_count = s.media_count, \
+         newest = s.newest, lang = l.lang, country = l.country \
+         FROM s JOIN l USING (cluster_id) WHERE story_clusters.cluster_id = s.cluster_id",
     )
-    .bind(cluster)
+    .bind(&ids)
     .execute(&mut **tx)
     .await?;
     sqlx::query(
-        "DELETE FROM story_clusters WHERE cluster_id = $1 AND NOT EXISTS (SELECT 1 FROM news_items WHERE cluster_id = $1)",
+        "DELETE FROM story_clusters s WHERE s.cluster_id = ANY($1) \
+         AND NOT EXISTS (SELECT 1 FROM news_items n WHERE n.cluster_id = s.cluster_id)",
     )
-    .bind(cluster)
+    .bind(&ids)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -425,6 +437,153 @@ async fn upsert_one(
     })
 }
 
+/// A batch's records as they are stored. New items wait and go in together, in one
+/// INSERT ([`BatchWrite::insert_waiting`]): each was found neither before the batch nor
+/// by an earlier record of it, so none of them conflicts with another (D428). One
+/// statement per item was most of PostgreSQL's bulk ingestion.
+struct BatchWrite<'a> {
+    feed_id: i64,
+    media_id: i64,
+    /// The publisher's.
+    country: &'a str,
+    items: &'a [NewsRecord],
+    now_ms: i64,
+    /// Per record, once stored.
+    stored: Vec<Option<Stored>>,
+    /// Per record, the story it is in, once stored.
+    cluster_of: Vec<Option<i64>>,
+    /// New records not yet inserted, and the story each joins (0: its own).
+    waiting: Vec<(usize, i64)>,
+}
+
+impl<'a> BatchWrite<'a> {
+    fn new(feed_id: i64, media_id: i64, country: &'a str, items: &'a [NewsRecord], now_ms: i64) -> Self {
+        BatchWrite {
+            feed_id,
+            media_id,
+            country,
+            items,
+            now_ms,
+            stored: (0..items.len()).map(|_| None).collect(),
+            cluster_of: vec![None; items.len()],
+            waiting: Vec::new(),
+        }
+    }
+
+    /// Stores record `i` now ([`upsert_one`]).
+    async fn upsert(
+        &mut self,
+        tx: &mut Transaction<'_, Postgres>,
+        i: usize,
+        found: Option<(i64, String, i64)>,
+        join: i64,
+    ) -> std::result::Result<(), sqlx::Error> {
+        let (feed, media, country, item) = (self.feed_id, self.media_id, self.country, &self.items[i]);
+        let done = upsert_one(tx, feed, media, country, item, found, join, self.now_ms).await?;
+        self.cluster_of[i] = Some(done.cluster);
+        self.stored[i] = Some(done);
+        Ok(())
+    }
+
+    /// Inserts the waiting records in their order (their ids ascend as the records do),
+    /// or, for one another process inserted meanwhile, updates that row as
+    /// [`upsert_one`] does.
+    async fn insert_waiting(&mut self, tx: &mut Transaction<'_, Postgres>) -> std::result::Result<(), sqlx::Error> {
+        if self.waiting.is_empty() {
+            return Ok(());
+        }
+        let (feed_id, media_id, country, items, now_ms) =
+            (self.feed_id, self.media_id, self.country, self.items, self.now_ms);
+        let waiting = std::mem::take(&mut self.waiting);
+        let records: Vec<&NewsRecord> = waiting.iter().map(|&(i, _)| &items[i]).collect();
+        let text = |f: fn(&NewsRecord) -> &str| records.iter().map(|r| f(r)).collect::<Vec<&str>>();
+        let tags: Vec<String> = records.iter().map(|r| json(&r.tags)).collect();
+        let city_ids: Vec<String> = records.iter().map(|r| json(&r.city_ids)).collect();
+        let configs: Vec<&str> = records.iter().map(|r| ts_config(&r.lang)).collect();
+        let lengths: Vec<i64> = records.iter().map(|r| r.content_total_length).collect();
+        let types: Vec<i32> = records.iter().map(|r| r.news_type).collect();
+        let times: Vec<i64> = records.iter().map(|r| r.publish_time_ms).collect();
+        let joins: Vec<i64> = waiting.iter().map(|&(_, join)| join).collect();
+        let signatures: Vec<&[u8]> = records.iter().map(|r| r.signature.as_slice()).collect();
+        let inserted: Vec<(i64, i64, String)> = sqlx::query_as(concat!(
+            "INSERT INTO news_items (feed_id, media_id, identity, canonical_url, content_hash, title, org_img_url, \
+             img_url, thumbnail_url, video_url, voice_url, content, content_type, content_total_length, \
+             description, summary, news_type, publish_time, link_url, author, category_id, tags, city_ids, \
+             lang, country, cluster_id, signature, created_at, updated_at, search) \
+             SELECT $1, $2, u.identity, u.canonical_url, u.content_hash, u.title, u.org_img_url, u.img_url, \
+             u.thumbnail_url, u.video_url, u.voice_url, u.content, u.content_type, u.content_total_length, \
+             u.description, u.summary, u.news_type, u.publish_time, u.link_url, u.author, u.category_id, u.tags, \
+             u.city_ids, u.lang, $3, u.cluster_id, u.signature, $4, $4, ",
+            search_vector!("u.config", "u.title", "u.summary", "u.body"),
+            " FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], \
+             $12::text[], $13::text[], $14::text[], $15::text[], $16::bigint[], $17::text[], $18::text[], \
+             $19::integer[], $20::bigint[], $21::text[], $22::text[], $23::text[], $24::text[], $25::text[], \
+             $26::text[], $27::bigint[], $28::bytea[], $29::text[], $30::text[]) WITH ORDINALITY \
+             AS u(identity, canonical_url, content_hash, title, org_img_url, img_url, thumbnail_url, video_url, \
+             voice_url, content, content_type, content_total_length, description, summary, news_type, \
+             publish_time, link_url, author, category_id, tags, city_ids, lang, cluster_id, signature, config, \
+             body, position) \
+             ORDER BY u.position ON CONFLICT (media_id, identity) DO NOTHING RETURNING news_id, cluster_id, identity"
+        ))
+        .bind(feed_id)
+        .bind(media_id)
+        .bind(country)
+        .bind(now_ms)
+        .bind(text(|r| &r.identity))
+        .bind(text(|r| &r.canonical_url))
+        .bind(text(|r| &r.content_hash))
+        .bind(text(|r| &r.title))
+        .bind(text(|r| &r.org_img_url))
+        .bind(text(|r| &r.img_url))
+        .bind(text(|r| &r.thumbnail_url))
+        .bind(text(|r| &r.video_url))
+        .bind(text(|r| &r.voice_url))
+        .bind(text(|r| &r.content))
+        .bind(text(|r| &r.content_type))
+        .bind(&lengths)
+        .bind(text(|r| &r.description))
+        .bind(text(|r| &r.summary))
+        .bind(&types)
+        .bind(&times)
+        .bind(text(|r| &r.link_url))
+        .bind(text(|r| &r.author))
+        .bind(text(|r| &r.category_id))
+        .bind(&tags)
+        .bind(&city_ids)
+        .bind(text(|r| &r.lang))
+        .bind(&joins)
+        .bind(&signatures)
+        .bind(&configs)
+        .bind(text(|r| &r.body_text))
+        .fetch_all(&mut **tx)
+        .await?;
+        let mut by_identity: HashMap<String, (i64, i64)> = inserted
+            .into_iter()
+            .map(|(id, cluster, identity)| (identity, (id, cluster)))
+            .collect();
+        for (i, join) in waiting {
+            let item = &items[i];
+            match by_identity.remove(&item.identity) {
+                Some((id, cluster)) => {
+                    self.cluster_of[i] = Some(cluster);
+                    self.stored[i] = Some(Stored {
+                        outcome: Upserted::Inserted(NewsId(id)),
+                        cluster,
+                        changed: true,
+                        new_story: join == 0,
+                    });
+                }
+                // Another process's row, committed by now: this statement sees it.
+                None => {
+                    let found = find_item(tx, media_id, item).await?.ok_or(sqlx::Error::RowNotFound)?;
+                    self.upsert(tx, i, Some(found), join).await?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Run a transaction again when another process's transaction got in its way
 /// ([`worth_retrying`]), up to [`TX_ATTEMPTS`] times.
 async fn retried<T, F, Fut>(mut run: F) -> std::result::Result<T, sqlx::Error>
@@ -528,8 +687,6 @@ impl PgStore {
             .bind(media_id)
             .fetch_one(&mut *tx)
             .await?;
-        let mut out = Vec::with_capacity(items.len());
-        let mut cluster_of: Vec<i64> = Vec::with_capacity(items.len());
         // Stories whose counts this batch changed, to recount; and stories this batch
         // started with one item no other record joined: written whole, no recount needed
         // (no other process can see or join them before this commits).
@@ -540,15 +697,24 @@ impl PgStore {
         // earlier record of this batch stored is looked up again, after that write.
         let found_before = find_items(&mut tx, media_id, items).await?;
         let (mut identities, mut urls) = (HashSet::new(), HashSet::new());
+        let mut batch = BatchWrite::new(feed_id, media_id, &country, items, now_ms);
         for (i, item) in items.iter().enumerate() {
-            let join = match clusters.get(i).copied().unwrap_or(ClusterChoice::New) {
-                ClusterChoice::New => 0,
-                ClusterChoice::Join(c) => c.0,
-                ClusterChoice::SameAs(j) if j < i => cluster_of[j],
-                ClusterChoice::SameAs(_) => 0,
-            };
+            let choice = clusters.get(i).copied().unwrap_or(ClusterChoice::New);
             let again = identities.contains(item.identity.as_str())
                 || (!item.canonical_url.is_empty() && urls.contains(item.canonical_url.as_str()));
+            // A record that needs an earlier record's row or story id: the waiting new
+            // items go in first.
+            let needs_earlier =
+                again || matches!(choice, ClusterChoice::SameAs(j) if j < i && batch.cluster_of[j].is_none());
+            if needs_earlier {
+                batch.insert_waiting(&mut tx).await?;
+            }
+            let join = match choice {
+                ClusterChoice::New => 0,
+                ClusterChoice::Join(c) => c.0,
+                ClusterChoice::SameAs(j) if j < i => batch.cluster_of[j].unwrap_or(0),
+                ClusterChoice::SameAs(_) => 0,
+            };
             let found = if again {
                 find_item(&mut tx, media_id, item).await?
             } else {
@@ -556,7 +722,16 @@ impl PgStore {
             };
             identities.insert(item.identity.as_str());
             urls.insert(item.canonical_url.as_str());
-            let stored = upsert_one(&mut tx, feed_id, media_id, &country, item, found, join, now_ms).await?;
+            if found.is_none() && !again {
+                batch.waiting.push((i, join));
+            } else {
+                batch.upsert(&mut tx, i, found, join).await?;
+            }
+        }
+        batch.insert_waiting(&mut tx).await?;
+        let mut out = Vec::with_capacity(items.len());
+        for (item, stored) in items.iter().zip(batch.stored) {
+            let stored = stored.ok_or(sqlx::Error::RowNotFound)?;
             let id = stored.outcome.news_id().0;
             if stored.changed {
                 if matches!(stored.outcome, Upserted::Updated(_)) {
@@ -571,7 +746,6 @@ impl PgStore {
                     touched.insert(stored.cluster);
                 }
             }
-            cluster_of.push(stored.cluster);
             out.push(stored.outcome);
         }
         places.write(&mut tx).await?;
@@ -593,10 +767,7 @@ impl PgStore {
             .execute(&mut *tx)
             .await?;
         }
-        // In cluster order, so two writers never wait for each other's stories crosswise.
-        for cluster in touched {
-            refresh_cluster(&mut tx, cluster).await?;
-        }
+        refresh_clusters(&mut tx, &touched).await?;
         tx.commit().await?;
         Ok(out)
     }
@@ -713,9 +884,7 @@ impl ContentStore for PgStore {
                 .execute(&mut *tx)
                 .await
                 .map_err(db)?;
-            for c in clusters {
-                refresh_cluster(&mut tx, c).await.map_err(db)?;
-            }
+            refresh_clusters(&mut tx, &clusters.into_iter().collect()).await.map_err(db)?;
             sqlx::query(
                 "DELETE FROM media_sources WHERE media_id = $1 AND NOT EXISTS (SELECT 1 FROM feeds WHERE media_id = $1)",
             )
@@ -1130,9 +1299,9 @@ impl ContentStore for PgStore {
                 .await
                 .map_err(db)?
                 .rows_affected();
-            for c in clusters {
-                refresh_cluster(&mut tx, c).await.map_err(db)?;
-            }
+            refresh_clusters(&mut tx, &clusters.into_iter().collect())
+                .await
+                .map_err(db)?;
             tx.commit().await.map_err(db)?;
             Ok(deleted)
         }
