@@ -296,9 +296,11 @@ async fn search_pages_inline_results_for_a_query(app: &TestApp) {
     let (_, html) = page(app, "/search/news?q=montr%C3%A9al+metro").await;
     let p = payload(&html);
     assert_eq!(p["query"]["path"], "/api/search/news");
+    // D426: a guest with no city yet is asked for as start-up will place them: in the
+    // country's default city.
     assert_eq!(
         p["query"]["params"],
-        serde_json::json!({"q": "montréal metro", "country": "US"})
+        serde_json::json!({"q": "montréal metro", "country": "US", "near_city_id": WASHINGTON.to_string()})
     );
     assert_eq!(p["data"]["terms"], serde_json::json!(["montreal", "metro"]));
     assert_calls_match_the_api(app, &p).await;
@@ -307,7 +309,7 @@ async fn search_pages_inline_results_for_a_query(app: &TestApp) {
     assert_eq!(p["query"]["params"]["category"], "politics");
     assert_calls_match_the_api(app, &p).await;
     // D426: a reader with a city asks for its stories first, as the app does
-    // (features/news/hooks.ts useSearchNews); the country's default city is no choice.
+    // (features/news/hooks.ts useSearchNews).
     let (html, _) = page_with_cookie(app, "/search/news?q=words", &format!("cityId={LEWISTON_ME}; iso=US")).await;
     let p = payload(&html);
     assert_eq!(

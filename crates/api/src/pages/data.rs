@@ -448,12 +448,11 @@ pub async fn page_data(
                     ("q", text.trim().to_string()),
                     ("country", country.clone()),
                     ("city_id", q("city_id")),
-                    // The reader's own city first (D426), as the app asks: only a city
-                    // the reader chose, never the country's default.
-                    (
-                        "near_city_id",
-                        reader_city(headers).map(|c| c.to_string()).unwrap_or_default(),
-                    ),
+                    // The reader's own city first (D426): the `cityId` setting, else the
+                    // country's default city, where start-up places a new guest, so the
+                    // app's call once it knows the guest is this one (D147) and the
+                    // results do not change under the reader.
+                    ("near_city_id", reader_city_id(r, headers).to_string()),
                     ("category", q("category")),
                 ],
             );
