@@ -757,26 +757,15 @@ pub async fn d428_a_batch_of_new_items_keeps_order_stories_and_repeats(store: &d
     let market = store.news(id(5)).await.unwrap().unwrap();
     assert_eq!(market.cluster_id, own_cluster(id(5)), "a new story of its own");
     // The repeat's places replaced the first record's.
-    let moved = store
-        .list_news(
-            &Listing::Places(vec![city(5_128_581)]),
-            &ListFilter::default(),
-            None,
-            10,
-        )
-        .await
-        .unwrap();
-    assert_eq!(ids(&moved), [id(0)]);
-    let left = store
-        .list_news(
-            &Listing::Places(vec![city(4_140_963)]),
-            &ListFilter::default(),
-            None,
-            10,
-        )
-        .await
-        .unwrap();
-    assert!(left.is_empty());
+    let placed = async |id: i64| {
+        let listing = Listing::Places(vec![city(id)]);
+        store
+            .list_news(&listing, &ListFilter::default(), None, 10)
+            .await
+            .unwrap()
+    };
+    assert_eq!(ids(&placed(5_128_581).await), [id(0)]);
+    assert!(placed(4_140_963).await.is_empty());
 }
 
 pub async fn grouped_writes_are_stored_once_committed(store: &dyn Store) {
