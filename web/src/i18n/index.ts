@@ -10,7 +10,7 @@
  * `Intl.PluralRules`, `Key_zero` for 0), `defaultValue`, `lng`, the key itself when the
  * catalogue lacks it, French elision.
  */
-import { useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { DEFAULT_LOCALE, textDirection, type Locale } from '../lib/locale';
 
 type Catalogue = Record<string, string>;
@@ -157,6 +157,26 @@ async function addCatalogue(locale: Locale, name: string): Promise<void> {
 export async function loadMessages(part: string): Promise<void> {
   parts.add(part);
   await Promise.all([...loaded.keys()].map((locale) => prepareLocale(locale as Locale)));
+}
+
+/**
+ * A part's messages for a component that shows them only on the reader's request (a
+ * card's reason, D429): true once they are in for the active language. The first call
+ * asks for them; the component renders again when they arrive.
+ */
+export function useMessages(part: string): boolean {
+  const language = useSyncExternalStore(subscribe, currentLanguage, currentLanguage);
+  const ready = added.has(`${part}/${language}`);
+  const [, arrived] = useState(0);
+  useEffect(() => {
+    if (ready) return;
+    let live = true;
+    void loadMessages(part).then(() => live && arrived((n) => n + 1));
+    return () => {
+      live = false;
+    };
+  }, [part, ready]);
+  return ready;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import en from '../../i18n/en.json';
-import es from '../../i18n/es.json';
-import fr from '../../i18n/fr.json';
+import en from '../../i18n/why/en.json';
+import es from '../../i18n/why/es.json';
+import fr from '../../i18n/why/fr.json';
 import { envelope } from '../../test/fakeServer';
 import { installIntersectionObserver } from '../../test/intersection';
 import { feedPage, newsItem } from '../../test/newsFixtures';
@@ -42,7 +42,8 @@ describe('D385 why am I seeing this', () => {
 
     await userEvent.click(why);
     expect(why).toHaveAttribute('aria-expanded', 'true');
-    const explanation = within(card).getByText(words);
+    // D429: the reasons' words are a part, asked for when a reader first opens one.
+    const explanation = await within(card).findByText(words);
     expect(why).toHaveAttribute('aria-controls', explanation.id);
 
     // Escape closes it from the keyboard, and the button keeps the focus.
@@ -56,7 +57,7 @@ describe('D385 why am I seeing this', () => {
     latestWith('/latest', 'followed_publisher');
     const why = await screen.findByRole('button', { name: /Why am I seeing/ });
     await userEvent.click(why);
-    expect(screen.getByText('You follow this publisher.')).toBeInTheDocument();
+    expect(await screen.findByText('You follow this publisher.')).toBeInTheDocument();
   });
 
   it('a story without a reason the app knows offers none (never a wrong one)', async () => {

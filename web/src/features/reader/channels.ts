@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useServices } from '../../lib/services';
 import { CHANNELS_LIST_PATH, type Channels } from './api';
-import { readerKey, useReaderKey } from './hooks';
+import { readerKey, useReaderKey } from './cache';
 
 /** The reader's home tabs in order; an empty list means the default tabs. Once a session. */
 export function useHomeChannels() {

@@ -12,7 +12,6 @@ import {
 import { useTranslation } from '../../i18n';
 import { useRouteHandle } from '../../lib/routeHandle';
 import { useServices } from '../../lib/services';
-import { useUser } from '../user';
 import {
   readFeedPage,
   type FeedPage,
@@ -20,12 +19,18 @@ import {
   type NewsItem,
   type Page,
 } from '../../lib/news';
+import {
+  dropFromList,
+  readerKey,
+  useReaderKey,
+  writeOptimistically,
+  type ListData,
+  type OptimisticWrite,
+} from './cache';
 import { QUEUED } from '../offline';
 import { emitPopup } from '../../components/popup';
 import {
   BLOCK_PATH,
-  COLLECT_LIST_PATH,
-  COLLECT_PATH,
   FOLLOW_LIST_PATH,
   FOLLOW_PATH,
   LIST_PAGE_SIZE,
@@ -37,10 +42,8 @@ import {
   READ_CLEAR_PATH,
   READ_PATH,
   READ_REMOVE_PATH,
-  SAVED_IDS_SIZE,
   toPage,
   UNBLOCK_PATH,
-  UNCOLLECT_PATH,
   UNFOLLOW_PATH,
   type BlockedDoc,
   type BlockState,
@@ -53,23 +56,8 @@ import {
   type PersonalFeedRequest,
   type Reaction,
   type ReactionSummary,
-  type SavedList,
-  type SavedState,
 } from './api';
 
-/** The reader whose things these are: keys carry their id; calls wait until it is known. */
-export function useReaderKey() {
-  const user = useUser();
-  return { userId: user?.id ?? null, ready: user !== null };
-}
-
-export const readerKey = (userId: number | null, ...rest: unknown[]): QueryKey => [
-  'reader',
-  userId,
-  ...rest,
-];
-
-type ListData<T> = InfiniteData<Page<T>, string>;
 type FeedData = InfiniteData<FeedPage, string>;
 
 /**
@@ -132,119 +120,13 @@ export function useReaderList<N extends ListName>(name: N) {
   });
 }
 
-/** Takes the items `drop` matches out of every loaded page of a list. */
-function dropFromList<T>(client: QueryClient, key: QueryKey, drop: (item: T) => boolean) {
-  client.setQueryData<ListData<T>>(key, (data) =>
-    data
-      ? { ...data, pages: data.pages.map((p) => ({ ...p, list: p.list.filter((i) => !drop(i)) })) }
-      : data,
-  );
-}
-
 /**
- * The shape every write here has: change the cache at once, put it back and say so if
- * the server refuses, then ask again for what the change touched.
+ * A write whose state a screen shows (a button disabled while it runs): the optimistic
+ * write (cache.ts) as a TanStack mutation.
  */
-export function useOptimistic<V>({
-  keys,
-  apply,
-  call,
-  failure,
-  settle,
-}: {
-  keys: (vars: V) => QueryKey[];
-  apply: (client: QueryClient, vars: V) => void;
-  call: (vars: V) => Promise<unknown>;
-  /** The popup's text when the server refuses (from the error, for a 400 worth explaining). */
-  failure: string | ((error: Error) => string);
-  settle?: (client: QueryClient, vars: V, answer: unknown) => void;
-}) {
+export function useOptimistic<V>(write: OptimisticWrite<V>) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onMutate: async (vars: V) => {
-      const touched = keys(vars);
-      await Promise.all(touched.map((queryKey) => client.cancelQueries({ queryKey })));
-      const before = touched.map((key) => [key, client.getQueryData(key)] as const);
-      apply(client, vars);
-      return { before };
-    },
-    onError: (error, _vars, context) => {
-      for (const [key, data] of context?.before ?? []) client.setQueryData(key, data);
-      emitPopup({ text: typeof failure === 'string' ? failure : failure(error), kind: 'error' });
-    },
-    // A change kept for later (offline) keeps its optimistic state until it is sent; the
-    // outbox then has every screen ask again.
-    onSuccess: (answer, vars) => {
-      if (answer !== QUEUED) settle?.(client, vars, answer);
-    },
-  });
-}
-
-// ── Saved ───────────────────────────────────────────────────────────────────────
-
-/**
- * The ids of the reader's saved stories, once per session: the newest
- * {@link SAVED_IDS_SIZE} saves (enough to mark a story as saved; older saves show as
- * not saved until toggled, which saving again keeps idempotent). Toggling keeps it right.
- */
-export function useSavedIds() {
-  const services = useServices();
-  const { userId, ready } = useReaderKey();
-  return useQuery({
-    queryKey: readerKey(userId, 'savedIds'),
-    queryFn: async () => {
-      const answer = await services.api.post<SavedList>(COLLECT_LIST_PATH, {
-        size: SAVED_IDS_SIZE,
-      });
-      return (answer?.list ?? []).map((item) => item.news_id);
-    },
-    staleTime: Infinity,
-    enabled: ready,
-  });
-}
-
-/** Whether a story is saved (undefined while unknown) and a toggle for it. */
-export function useSaved(newsId: number) {
-  const { t } = useTranslation();
-  const services = useServices();
-  const { userId } = useReaderKey();
-  const ids = useSavedIds();
-  const idsKey = readerKey(userId, 'savedIds');
-  const listKey = readerKey(userId, 'list', 'saved');
-  const mutation = useOptimistic<boolean>({
-    keys: () => [idsKey, listKey],
-    apply: (client, save) => {
-      client.setQueryData<number[]>(idsKey, (list = []) =>
-        save ? [newsId, ...list.filter((id) => id !== newsId)] : list.filter((id) => id !== newsId),
-      );
-      if (!save) dropFromList<ListItems['saved']>(client, listKey, (i) => i.news_id === newsId);
-    },
-    // Offline, the change waits in the outbox and the story shows as saved meanwhile.
-    call: (save) =>
-      services.outbox.send<SavedState>(`save:${newsId}`, save ? COLLECT_PATH : UNCOLLECT_PATH, {
-        news_id: newsId,
-      }),
-    failure: t('Reader_SaveFailed'),
-    settle: (client, _save, answer) => {
-      const saved = (answer as SavedState | undefined)?.saved;
-      if (typeof saved === 'boolean') {
-        client.setQueryData<number[]>(idsKey, (list = []) =>
-          saved
-            ? [newsId, ...list.filter((id) => id !== newsId)]
-            : list.filter((id) => id !== newsId),
-        );
-      }
-      void client.invalidateQueries({ queryKey: listKey });
-    },
-  });
-  const saved = ids.data ? ids.data.includes(newsId) : undefined;
-  return {
-    saved,
-    toggle: () => mutation.mutate(!saved),
-    /** Save or unsave outright (a list's "Unsave" needs no saved state to be known). */
-    setSaved: (save: boolean) => mutation.mutate(save),
-  };
+  return useMutation({ mutationFn: (vars: V) => writeOptimistically(client, write, vars) });
 }
 
 // ── History ─────────────────────────────────────────────────────────────────────

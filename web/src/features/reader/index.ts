@@ -21,12 +21,12 @@ export {
   useReactions,
   useReaderList,
   useRecordRead,
-  useSaved,
-  useSavedIds,
   useUnblock,
 } from './hooks';
+export { useSaved, useSavedIds } from './saved';
 export { ArticleActions, FollowTopics, ReactionBar } from './components/ArticleActions';
-export { CardSaveButton, SaveButton } from './components/SaveButtons';
+export { CardSaveButton } from './components/CardSaveButton';
+export { SaveButton } from './components/SaveButtons';
 export {
   ChannelsEditor,
   FollowingTagsContent,

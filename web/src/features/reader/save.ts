@@ -4,4 +4,4 @@
  * cost too much: a dynamic import of the index loads every reader screen, and a static one
  * puts every module the index names into the entry chunk (D415, D419).
  */
-export { CardSaveButton } from './components/SaveButtons';
+export { CardSaveButton } from './components/CardSaveButton';

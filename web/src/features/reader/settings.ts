@@ -29,7 +29,8 @@ import {
   type TopicKind,
   type TopicList,
 } from './api';
-import { invalidateFeeds, readerKey, useOptimistic, useReaderKey } from './hooks';
+import { readerKey, useReaderKey } from './cache';
+import { invalidateFeeds, useOptimistic } from './hooks';
 
 /** Why the server refused a write (its 400s, D261), so the reader is told in their language. */
 export type Refusal = 'tooMany' | 'tooLong' | 'empty' | 'duplicate' | 'other';

@@ -1,4 +1,4 @@
-import { useTranslation } from '../../i18n';
+import { loadMessages, useTranslation } from '../../i18n';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useRouteHandle } from '../../lib/routeHandle';
 import { useServices } from '../../lib/services';
@@ -10,6 +10,9 @@ import { isGuest, useUser } from '../../features/user';
 import { isApiError } from '../../lib/api';
 import { localizePath } from '../../lib/locale';
 import { formatVisit } from '../../lib/settings';
+
+/** The account’s and sign-in’s messages are a part of their own (D429). */
+export const ready = loadMessages('account');
 
 const CHILDREN = [
   { path: '/user/read', key: 'Title_user_read' },

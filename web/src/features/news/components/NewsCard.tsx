@@ -1,5 +1,5 @@
 import { useContext, useId, useState } from 'react';
-import { useTranslation } from '../../../i18n';
+import { useMessages, useTranslation } from '../../../i18n';
 import { Link } from 'react-router';
 import { useRouteHandle } from '../../../lib/routeHandle';
 import { CardActionsContext, type CardActions } from '../../../components/CardActions';
@@ -10,6 +10,7 @@ import {
   isAudio,
   isVideo,
   type NewsItem,
+  type Reason,
   REASON_KEYS,
   relativeTime,
   thumbnailOf,
@@ -163,6 +164,21 @@ function WhyButton({
 }
 
 /**
+ * The card's reason in words. The reasons' messages are a part (D429), asked for when a
+ * reader first opens one: until they arrive (a moment, or at once offline from the service
+ * worker's copy) the line is there, empty, so the button's `aria-controls` names it.
+ */
+function WhyText({ reason, id }: { reason: Reason; id: string }) {
+  const { t } = useTranslation();
+  const ready = useMessages('why');
+  return (
+    <p className="news-card__why" id={id} aria-busy={!ready}>
+      {ready ? t(REASON_KEYS[reason]) : null}
+    </p>
+  );
+}
+
+/**
  * The card's controls once the app has painted: why it is here (D385) and the reader's
  * actions (D266). The server-written first screen has none, and the meta line's reserved
  * box (news.css) keeps the card the same size when they appear.
@@ -250,11 +266,7 @@ export function NewsCard({
             why={{ open: whyOpen, controls: whyId, onToggle: setWhyOpen }}
           />
         </p>
-        {whyOpen && item.reason && (
-          <p className="news-card__why" id={whyId}>
-            {t(REASON_KEYS[item.reason])}
-          </p>
-        )}
+        {whyOpen && item.reason && <WhyText reason={item.reason} id={whyId} />}
       </div>
       {showImage && (
         <NewsImage

@@ -13,9 +13,9 @@ import {
   useFollowList,
   useReaderList,
   useRemoveRead,
-  useSaved,
   useUnblock,
 } from '../hooks';
+import { useSaved } from '../saved';
 import { ConfirmAction } from './Confirm';
 import { FollowingFeedSection } from './OwnFeeds';
 import { MutesSection, SettingsLinks } from './Settings';
