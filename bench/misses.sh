@@ -10,7 +10,9 @@
 #                                           # (loaded with `localwire ingest --once --database-url …`)
 #
 # Targets (issue 33): each read p99 <= 20 ms and >= 10% of nginx's throughput.
-# search-near-* is a reader's search with their own city first (D426).
+# search-near-* is a reader's search with their own city first (D426); search-lang a
+# French Canadian reader's search for an English word (D430: no story passes the filters).
+# MISSES_ONLY=regex runs only the reads whose names match (e.g. MISSES_ONLY='^search').
 set -euo pipefail
 export LOCALWIRE_CALLS_BURST="${LOCALWIRE_CALLS_BURST:-1000000000}" LOCALWIRE_CALLS_PER_SECOND="${LOCALWIRE_CALLS_PER_SECOND:-1000000000}"
 cd "$(dirname "$0")/.."
@@ -83,9 +85,16 @@ ENDPOINTS=(
   "search-common /api/search/news?q=$COMMON"
   "search-rare /api/search/news?q=$RARE"
   "search-city /api/search/news?q=$COMMON&city_id=$BIG"
+  "search-city-small /api/search/news?q=$COMMON&city_id=$SMALL"
   "search-near-big /api/search/news?q=$COMMON&near_city_id=$BIG"
   "search-near-small /api/search/news?q=$COMMON&near_city_id=$SMALL"
+  "search-lang /api/search/news?q=$COMMON&lang=fr&country=CA"
 )
+if [ -n "${MISSES_ONLY:-}" ]; then
+  chosen=()
+  for e in "${ENDPOINTS[@]}"; do [[ ${e%% *} =~ $MISSES_ONLY ]] && chosen+=("$e"); done
+  ENDPOINTS=("${chosen[@]}")
+fi
 mkdir -p "$WORK/www"
 for e in "${ENDPOINTS[@]}"; do
   read -r name path <<<"$e"

@@ -273,6 +273,7 @@ macro_rules! store_contract_tests {
             d428_a_batch_of_new_items_keeps_order_stories_and_repeats,
             search_ranks_title_matches_first_newest_first_up_to_the_cap,
             d426_search_ranks_the_readers_place_first,
+            d430_filtered_search_over_many_matches_is_exact,
             content_generation_counts_writes_readers_see,
             publisher_search_and_detail,
             due_feeds_are_leased_once_and_released_by_a_fetch,

@@ -1067,6 +1067,141 @@ pub async fn d426_search_ranks_the_readers_place_first(store: &dyn Store) {
     );
 }
 
+/// D430: a search with a place, a language, a country, a category or a time, over more
+/// matches than a read of either list holds (SQLite walks the words' and the filters'
+/// lists in batches), gives what filtering every match would: title matches first, each
+/// tier newest first, pages without gaps; the reader's place first among each tier's
+/// newest [`SEARCH_RANKED_MAX`](crate::content::SEARCH_RANKED_MAX) matches.
+pub async fn d430_filtered_search_over_many_matches_is_exact(store: &dyn Store) {
+    let (media, feed) = one_feed(store, "many", "US").await;
+    let (small, big) = (city(5_128_581), city(4_140_963));
+    const N: usize = 2_200;
+    // Stored oldest first, so a record's id grows with its index.
+    let mut records = Vec::with_capacity(N);
+    for i in 0..N {
+        let mut places = Vec::new();
+        if i % 97 == 5 {
+            places.push(small.clone());
+        }
+        if i.is_multiple_of(3) {
+            places.push(big.clone());
+        }
+        let title = if i % 2 == 0 {
+            format!("Ferry report {i}")
+        } else {
+            format!("Harbor report {i}")
+        };
+        let mut r = record(&format!("many-{i}"), &title, i as i64, &places);
+        r.summary = format!("{title}. The ferry ran late.");
+        r.body_text = r.summary.clone();
+        if i % 50 == 7 {
+            r.lang = "fr".into();
+        }
+        if i.is_multiple_of(7) {
+            r.category_id = "sports".into();
+        }
+        records.push(r);
+    }
+    for chunk in records.chunks(200) {
+        let clusters = vec![ClusterChoice::New; chunk.len()];
+        store.upsert_items(feed, media, chunk, &clusters, T0).await.unwrap();
+    }
+    let in_title = |i: usize| i.is_multiple_of(2);
+    let has = |i: usize, place: &PlaceKey| records[i].places.contains(place);
+    // Title matches newest first, then the others newest first.
+    let ranked = |keep: &dyn Fn(usize) -> bool| -> Vec<String> {
+        let newest = (0..N).rev().filter(|&i| keep(i));
+        let (title, rest): (Vec<usize>, Vec<usize>) = newest.partition(|&i| in_title(i));
+        title
+            .into_iter()
+            .chain(rest)
+            .map(|i| records[i].title.clone())
+            .collect()
+    };
+    let page = |q: &SearchQuery, offset: i64, limit: i64| {
+        let q = q.clone();
+        async move {
+            let rows = store.search_news(&q, offset, limit).await.unwrap();
+            rows.into_iter().map(|r| r.title).collect::<Vec<_>>()
+        }
+    };
+    let window = |all: Vec<String>, offset: usize, limit: usize| -> Vec<String> {
+        all.into_iter().skip(offset).take(limit).collect()
+    };
+    let ferry = SearchQuery {
+        terms: vec!["ferry".into()],
+        ..SearchQuery::default()
+    };
+
+    let in_small = SearchQuery {
+        place: Some(small.clone()),
+        ..ferry.clone()
+    };
+    let expected = ranked(&|i| has(i, &small));
+    assert_eq!(expected.len(), 23);
+    assert_eq!(
+        page(&in_small, 0, 50).await,
+        expected,
+        "a small place among many matches"
+    );
+
+    let in_big = SearchQuery {
+        place: Some(big.clone()),
+        ..ferry.clone()
+    };
+    let expected = ranked(&|i| has(i, &big));
+    for offset in [0, 30, 350, 360, 700] {
+        assert_eq!(
+            page(&in_big, offset, 30).await,
+            window(expected.clone(), offset as usize, 30),
+            "a big place's page at {offset}, across the tiers"
+        );
+    }
+
+    let mut french = ferry.clone();
+    french.filter.lang = Some("fr".into());
+    assert_eq!(page(&french, 0, 100).await, ranked(&|i| i % 50 == 7), "a language");
+
+    let mut everything = in_big.clone();
+    everything.filter.lang = Some("en".into());
+    everything.filter.country = Some("US".into());
+    everything.category = Some("sports".into());
+    everything.since_ms = Some(records[600].publish_time_ms);
+    let expected = ranked(&|i| has(i, &big) && i % 50 != 7 && i.is_multiple_of(7) && i >= 600);
+    assert_eq!(page(&everything, 0, 200).await, expected, "every filter at once");
+    let mut in_canada = in_small.clone();
+    in_canada.filter.country = Some("CA".into());
+    assert!(page(&in_canada, 0, 50).await.is_empty(), "no story of the country");
+
+    // The reader's place first, among each tier's newest 1,000 matches only.
+    let near = SearchQuery {
+        near: Some(small.clone()),
+        ..ferry.clone()
+    };
+    let newest_of_tier =
+        |title: bool| -> Vec<usize> { (0..N).rev().filter(|&i| in_title(i) == title).take(1_000).collect() };
+    let mut expected: Vec<usize> = Vec::new();
+    for title in [true, false] {
+        expected.extend(newest_of_tier(title).into_iter().filter(|&i| has(i, &small)));
+    }
+    let first: std::collections::HashSet<usize> = expected.iter().copied().collect();
+    for title in [true, false] {
+        expected.extend((0..N).rev().filter(|&i| in_title(i) == title && !first.contains(&i)));
+    }
+    let expected: Vec<String> = expected.into_iter().map(|i| records[i].title.clone()).collect();
+    assert!(
+        (0..N).filter(|&i| in_title(i) && has(i, &small)).count() > first.iter().filter(|&&i| in_title(i)).count(),
+        "some of the place's title matches are older than the tier's newest 1,000"
+    );
+    for offset in [0, 15, 40] {
+        assert_eq!(
+            page(&near, offset, 20).await,
+            window(expected.clone(), offset as usize, 20),
+            "the reader's place first, page at {offset}"
+        );
+    }
+}
+
 fn titles_of(rows: &[crate::content::NewsRow]) -> Vec<&str> {
     rows.iter().map(|r| r.title.as_str()).collect()
 }

@@ -5,6 +5,7 @@
 use crate::rows::{media_row, news_row, special_row};
 use crate::sqlite::SqliteStore;
 use crate::sqlite::content_write::{self as w, Change};
+use crate::sqlite::search_tags;
 use async_trait::async_trait;
 use rusqlite::OptionalExtension;
 use rusqlite::types::Value;
@@ -24,18 +25,6 @@ use store::{ContentStore, Result, StoreError};
 macro_rules! filters {
     () => {
         " (?1 IS NULL OR n.lang = ?1) AND (?2 IS NULL OR n.country = ?2) "
-    };
-}
-
-/// A search's filters on the story's row (`f.rowid`), which is read only when one is set.
-macro_rules! search_filters {
-    () => {
-        concat!(
-            "((?1 IS NULL AND ?2 IS NULL AND ?4 IS NULL AND ?5 IS NULL) \
-             OR EXISTS (SELECT 1 FROM news_items n WHERE n.news_id = f.rowid AND",
-            filters!(),
-            "AND (?4 IS NULL OR n.category_id = ?4) AND (?5 IS NULL OR n.publish_time >= ?5)))"
-        )
     };
 }
 
@@ -147,47 +136,70 @@ const TOP_NEWS_SQL: &str = concat!(
 impl SqliteStore {
     /// The newest `n` stories matching the FTS5 query `matched` and the search's filters;
     /// with [`Near::Inside`], only those among its newest [`SEARCH_RANKED_MAX`] matches
-    /// that are placed in the reader's place (D426). A place is checked on the places
-    /// index alone; a story's row is read only when another filter needs it (a row is
-    /// several pages: five times the cost, measured).
+    /// that are placed in the reader's place (D426), each checked on the places index (at
+    /// most that many: cheaper than walking a big place's list, measured). Otherwise a
+    /// place, a language or a country is asked of the search tags' index and walked
+    /// together with the words' matches (D430). A story's row is read only for a filter
+    /// neither index holds (a row is several pages: five times the cost, measured).
     async fn search_ids(&self, q: &SearchQuery, matched: String, near: Near, n: i64) -> Result<Vec<NewsId>> {
-        let near_place = match near {
-            Near::Inside => q.near_place().map(PlaceKey::key),
-            Near::Anywhere => None,
+        let lang = q.filter.lang.clone();
+        let country = q.filter.country.clone();
+        let category = q.category.clone();
+        let since = q.since_ms;
+        if let (Near::Inside, Some(place)) = (near, q.near_place().map(PlaceKey::key)) {
+            return self
+                .content_read
+                .read(move |conn| {
+                    let mut stmt = conn.prepare_cached(
+                        "SELECT f.rowid FROM (SELECT rowid FROM news_fts WHERE news_fts MATCH ?1 \
+                           ORDER BY rowid DESC LIMIT +?2) f \
+                         WHERE EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?3 AND p.news_id = f.rowid) \
+                         AND ((?4 IS NULL AND ?5 IS NULL AND ?6 IS NULL AND ?7 IS NULL) \
+                           OR EXISTS (SELECT 1 FROM news_items n WHERE n.news_id = f.rowid \
+                             AND (?4 IS NULL OR n.lang = ?4) AND (?5 IS NULL OR n.country = ?5) \
+                             AND (?6 IS NULL OR n.category_id = ?6) AND (?7 IS NULL OR n.publish_time >= ?7))) \
+                         ORDER BY f.rowid DESC LIMIT +?8",
+                    )?;
+                    let params =
+                        rusqlite::params![matched, SEARCH_RANKED_MAX, place, lang, country, category, since, n];
+                    let ids = stmt.query_map(params, |r| r.get(0).map(NewsId))?;
+                    ids.collect()
+                })
+                .await;
+        }
+        let place = q.place.as_ref().map(PlaceKey::key);
+        let Some(tags) = search_tags::tags_query(place.as_deref(), lang.as_deref(), country.as_deref()) else {
+            return self
+                .content_read
+                .read(move |conn| {
+                    let mut stmt = conn.prepare_cached(
+                        "SELECT f.rowid FROM news_fts f WHERE news_fts MATCH ?1 \
+                         AND ((?2 IS NULL AND ?3 IS NULL) OR EXISTS (SELECT 1 FROM news_items n \
+                           WHERE n.news_id = f.rowid AND (?2 IS NULL OR n.category_id = ?2) \
+                           AND (?3 IS NULL OR n.publish_time >= ?3))) \
+                         ORDER BY f.rowid DESC LIMIT +?4",
+                    )?;
+                    let ids =
+                        stmt.query_map(rusqlite::params![matched, category, since, n], |r| r.get(0).map(NewsId))?;
+                    ids.collect()
+                })
+                .await;
         };
-        let mut params = vec![
-            text(q.filter.lang.as_deref()),
-            text(q.filter.country.as_deref()),
-            Value::Text(matched),
-            text(q.category.as_deref()),
-            q.since_ms.map_or(Value::Null, Value::Integer),
-            q.place.as_ref().map_or(Value::Null, |p| Value::Text(p.key())),
-            Value::Integer(n),
-        ];
-        let sql = match near_place {
-            None => concat!(
-                "SELECT f.rowid FROM news_fts f WHERE news_fts MATCH ?3 \
-                 AND (?6 IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?6 AND p.news_id = f.rowid)) \
-                 AND ",
-                search_filters!(),
-                " ORDER BY f.rowid DESC LIMIT +?7"
-            ),
-            // ?6 (a place filter) is never set here: it makes the reader's place moot.
-            Some(place) => {
-                params.extend([Value::Integer(SEARCH_RANKED_MAX), Value::Text(place)]);
-                concat!(
-                    "SELECT f.rowid FROM (SELECT rowid FROM news_fts WHERE news_fts MATCH ?3 ORDER BY rowid DESC LIMIT +?8) f \
-                     WHERE EXISTS (SELECT 1 FROM news_places p WHERE p.place = ?9 AND p.news_id = f.rowid) AND ",
-                    search_filters!(),
-                    " ORDER BY f.rowid DESC LIMIT +?7"
-                )
-            }
-        };
+        let n = usize::try_from(n).unwrap_or(0);
         self.content_read
             .read(move |conn| {
-                let mut stmt = conn.prepare_cached(sql)?;
-                let ids = stmt.query_map(rusqlite::params_from_iter(&params), |r| r.get(0).map(NewsId))?;
-                ids.collect()
+                let mut row = conn.prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM news_items WHERE news_id = ?1 \
+                     AND (?2 IS NULL OR category_id = ?2) AND (?3 IS NULL OR publish_time >= ?3))",
+                )?;
+                let keep = |id: i64| -> rusqlite::Result<bool> {
+                    if category.is_none() && since.is_none() {
+                        return Ok(true);
+                    }
+                    row.query_row(rusqlite::params![id, category, since], |r| r.get(0))
+                };
+                let ids = search_tags::intersect(conn, matched, tags, n, keep)?;
+                Ok(ids.into_iter().map(NewsId).collect())
             })
             .await
     }

@@ -12,6 +12,7 @@
 //! merging was most of the store's time. Every other write ([`ContentWriter::write`])
 //! commits the open group with it and answers once it is durable.
 
+use super::search_tags;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -61,6 +62,8 @@ struct TextRow {
     title: String,
     summary: String,
     body: String,
+    /// Its row in `news_tags` (D430): places, language, country.
+    tags: String,
 }
 
 /// The full-text rows of the open group, one per item (a later version replaces an
@@ -96,10 +99,12 @@ impl Text<'_> {
         self.waiting.at.contains_key(&id) || self.added.iter().any(|r| r.id == id)
     }
 
-    /// The item's text waits for the commit (taken from the record, which is done with).
-    fn add(&mut self, id: i64, item: &mut NewsRecord) {
+    /// The item's text and search tags wait for the commit (taken from the record, which
+    /// is done with); `country` is its publisher's.
+    fn add(&mut self, id: i64, item: &mut NewsRecord, country: &str) {
         self.added.push(TextRow {
             id,
+            tags: search_tags::story_tags(&item.lang, country, &item.places),
             title: std::mem::take(&mut item.title),
             summary: std::mem::take(&mut item.summary),
             body: std::mem::take(&mut item.body_text),
@@ -425,11 +430,12 @@ pub fn remove_feed(tx: &Connection, url_or_id: &str) -> Result<bool> {
     let Some((feed_id, media_id)) = id else {
         return Ok(false);
     };
-    tx.execute(
+    for sql in [
         "DELETE FROM news_fts WHERE rowid IN (SELECT news_id FROM news_items WHERE feed_id = ?)",
-        [feed_id],
-    )
-    .map_err(db)?;
+        "DELETE FROM news_tags WHERE rowid IN (SELECT news_id FROM news_items WHERE feed_id = ?)",
+    ] {
+        tx.execute(sql, [feed_id]).map_err(db)?;
+    }
     let clusters: Vec<i64> = tx
         .prepare("SELECT DISTINCT cluster_id FROM news_items WHERE feed_id = ?")
         .and_then(|mut s| s.query_map([feed_id], |r| r.get(0))?.collect())
@@ -455,9 +461,14 @@ pub fn delete_news(tx: &Connection, ids: &[i64]) -> Result<u64> {
         .prepare_cached("SELECT DISTINCT cluster_id FROM news_items WHERE news_id IN (SELECT value FROM json_each(?))")
         .and_then(|mut s| s.query_map([&list], |r| r.get(0))?.collect())
         .map_err(db)?;
-    tx.prepare_cached("DELETE FROM news_fts WHERE rowid IN (SELECT value FROM json_each(?))")
-        .and_then(|mut s| s.execute([&list]))
-        .map_err(db)?;
+    for sql in [
+        "DELETE FROM news_fts WHERE rowid IN (SELECT value FROM json_each(?))",
+        "DELETE FROM news_tags WHERE rowid IN (SELECT value FROM json_each(?))",
+    ] {
+        tx.prepare_cached(sql)
+            .and_then(|mut s| s.execute([&list]))
+            .map_err(db)?;
+    }
     let deleted = tx
         .prepare_cached("DELETE FROM news_items WHERE news_id IN (SELECT value FROM json_each(?))")
         .and_then(|mut s| s.execute([&list]))
@@ -662,12 +673,15 @@ pub fn upsert_items(
                 // Its text in the index goes now; the new text waits for the commit
                 // (`write_text`), where a later version replaces an earlier one.
                 if !text.is_waiting(id) {
-                    tx.prepare_cached("DELETE FROM news_fts WHERE rowid = ?")
-                        .and_then(|mut s| s.execute([id]))
-                        .map_err(db)?;
+                    for sql in [
+                        "DELETE FROM news_fts WHERE rowid = ?",
+                        "DELETE FROM news_tags WHERE rowid = ?",
+                    ] {
+                        tx.prepare_cached(sql).and_then(|mut s| s.execute([id])).map_err(db)?;
+                    }
                 }
                 write_places(tx, id, &item)?;
-                text.add(id, &mut item);
+                text.add(id, &mut item, &country);
                 cluster_of.push(cluster);
                 touched.insert(cluster);
                 Upserted::Updated(NewsId(id))
@@ -745,7 +759,7 @@ pub fn upsert_items(
                     }
                 }
                 write_places(tx, id, &item)?;
-                text.add(id, &mut item);
+                text.add(id, &mut item, &country);
                 cluster_of.push(cluster);
                 Upserted::Inserted(NewsId(id))
             }
@@ -770,25 +784,37 @@ fn write_places(tx: &Connection, id: i64, item: &NewsRecord) -> Result<()> {
     Ok(())
 }
 
-/// A group's full-text rows in one statement, last before its commit. FTS5 writes its
-/// pending terms to disk as a new index segment at every statement savepoint: one insert
-/// per item made a segment per item, and one per feed still made merging those segments
-/// most of ingestion's store time (perf, 100k bench corpus; D158).
+/// A group's full-text rows in one statement (and its search tags in one more, D430), last
+/// before its commit. FTS5 writes its pending terms to disk as a new index segment at
+/// every statement savepoint: one insert per item made a segment per item, and one per
+/// feed still made merging those segments most of ingestion's store time (perf, 100k
+/// bench corpus; D158).
 fn write_text(conn: &Connection, rows: &[TextRow]) -> Result<()> {
     if rows.is_empty() {
         return Ok(());
     }
-    let rows: Vec<(i64, &str, &str, &str)> = rows
+    let rows: Vec<(i64, &str, &str, &str, &str)> = rows
         .iter()
-        .map(|r| (r.id, r.title.as_str(), r.summary.as_str(), r.body.as_str()))
+        .map(|r| {
+            (
+                r.id,
+                r.title.as_str(),
+                r.summary.as_str(),
+                r.body.as_str(),
+                r.tags.as_str(),
+            )
+        })
         .collect();
     let rows = serde_json::to_string(&rows).map_err(json)?;
-    conn.prepare_cached(
+    for sql in [
         "INSERT INTO news_fts (rowid, title, summary, body) \
          SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?)",
-    )
-    .and_then(|mut s| s.execute([rows]))
-    .map_err(db)?;
+        "INSERT INTO news_tags (rowid, tags) SELECT value ->> 0, value ->> 4 FROM json_each(?)",
+    ] {
+        conn.prepare_cached(sql)
+            .and_then(|mut s| s.execute([&rows]))
+            .map_err(db)?;
+    }
     Ok(())
 }
 

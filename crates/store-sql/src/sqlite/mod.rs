@@ -26,6 +26,7 @@ mod content_read;
 mod content_write;
 pub(crate) mod guest_writer;
 mod report_writer;
+mod search_tags;
 mod session_cache;
 mod things_writer;
 

@@ -1,0 +1,201 @@
+//! A search's filters as a full-text index of their own, `news_tags` (D430).
+//!
+//! Each story has one row there, its rowid the story's id: a token for each of its places,
+//! one for its language and one for its publisher's country (migration 0025 writes the
+//! same tokens for the stories stored before it). A search with a place, a language or a
+//! country asks `news_tags` for the stories holding those tokens and walks that list and
+//! the words' list together, both newest first ([`intersect`]), instead of checking each
+//! word match on the places index or the story's row: a small place among a common word's
+//! matches had the search read thousands of matches to fill a page.
+
+use rusqlite::{Connection, Result};
+use std::collections::VecDeque;
+use store::content::PlaceKey;
+
+/// A token is letters and digits only (the index's tokenizer splits on anything else, and
+/// with `detail = none` a query cannot ask for two tokens side by side). Case is folded
+/// by the tokenizer. Migration 0025 strips the same characters (`:`, `-`, `_`).
+fn token(kind: char, value: &str) -> String {
+    std::iter::once(kind)
+        .chain(value.chars().filter(char::is_ascii_alphanumeric))
+        .collect()
+}
+
+fn place_token(place: &str) -> String {
+    token('p', place)
+}
+
+fn lang_token(lang: &str) -> String {
+    token('l', lang)
+}
+
+fn country_token(country: &str) -> String {
+    token('k', country)
+}
+
+/// Both at once: a reader's language and country are one list to walk, not two (walking
+/// two long lists together cost a French Canadian reader's search most of its time).
+fn edition_token(lang: &str, country: &str) -> String {
+    token('x', &format!("{lang}{country}"))
+}
+
+/// A story's row in `news_tags`.
+pub fn story_tags(lang: &str, country: &str, places: &[PlaceKey]) -> String {
+    let mut tags = vec![lang_token(lang), country_token(country), edition_token(lang, country)];
+    tags.extend(places.iter().map(|p| place_token(&p.key())));
+    tags.join(" ")
+}
+
+/// What a search asks of `news_tags`: every token given, or none when no filter is one.
+pub fn tags_query(place: Option<&str>, lang: Option<&str>, country: Option<&str>) -> Option<String> {
+    let edition = match (lang, country) {
+        (Some(lang), Some(country)) => Some(edition_token(lang, country)),
+        (Some(lang), None) => Some(lang_token(lang)),
+        (None, Some(country)) => Some(country_token(country)),
+        (None, None) => None,
+    };
+    let tokens: Vec<String> = [place.map(place_token), edition]
+        .into_iter()
+        .flatten()
+        .map(|t| format!("\"{t}\""))
+        .collect();
+    (!tokens.is_empty()).then(|| tokens.join(" AND "))
+}
+
+/// Rows read from one list at first. A list is asked again from where the other one is
+/// when it runs out or falls behind, so a sparse list is skipped over, not read through.
+/// A read that follows on from the last one asks for twice as many rows, up to
+/// [`BATCH_MAX`], so a dense list is read in few statements (each asks FTS5 to find its
+/// terms again); one that skips over more rows than it would read starts small again.
+const BATCH: i64 = 128;
+const BATCH_MAX: i64 = 8_192;
+
+/// One of the two lists being walked: the rows read and not yet passed.
+struct List {
+    sql: &'static str,
+    query: String,
+    rows: VecDeque<i64>,
+    /// Rows the next read asks for.
+    batch: i64,
+    /// The oldest rowid the last read returned, and its rows per rowid.
+    last: Option<(i64, f64)>,
+    /// The last read returned fewer than asked: no row lies below the ones kept.
+    ended: bool,
+}
+
+impl List {
+    fn new(sql: &'static str, query: String) -> List {
+        List {
+            sql,
+            query,
+            rows: VecDeque::new(),
+            batch: BATCH,
+            last: None,
+            ended: false,
+        }
+    }
+
+    /// Its newest row at or below `at`, reading on if needed.
+    fn head(&mut self, conn: &Connection, at: i64) -> Result<Option<i64>> {
+        for read_more in [true, false] {
+            while self.rows.front().is_some_and(|&id| id > at) {
+                self.rows.pop_front();
+            }
+            if let Some(&id) = self.rows.front() {
+                return Ok(Some(id));
+            }
+            if self.ended || !read_more {
+                return Ok(None);
+            }
+            // How many of this list's rows lie between its last read and `at`, by the
+            // last read's density: the rows a sequential read would have passed over.
+            if let Some((oldest, density)) = self.last {
+                let passed = (oldest - at) as f64 * density;
+                self.batch = if passed > self.batch as f64 {
+                    BATCH
+                } else {
+                    (self.batch * 2).min(BATCH_MAX)
+                };
+            }
+            let mut stmt = conn.prepare_cached(self.sql)?;
+            let read = stmt
+                .query_map(rusqlite::params![self.query, at, self.batch], |r| r.get::<_, i64>(0))?
+                .collect::<Result<VecDeque<i64>>>()?;
+            self.ended = (read.len() as i64) < self.batch;
+            if let (Some(&newest), Some(&oldest)) = (read.front(), read.back()) {
+                self.last = Some((oldest, read.len() as f64 / (newest - oldest + 1) as f64));
+            }
+            self.rows = read;
+        }
+        Ok(None)
+    }
+}
+
+const WORDS_SQL: &str =
+    "SELECT rowid FROM news_fts WHERE news_fts MATCH ?1 AND rowid <= ?2 ORDER BY rowid DESC LIMIT +?3";
+const TAGS_SQL: &str =
+    "SELECT rowid FROM news_tags WHERE news_tags MATCH ?1 AND rowid <= ?2 ORDER BY rowid DESC LIMIT +?3";
+
+/// The newest `n` stories that match both `words` (a `news_fts` query) and `tags` (a
+/// `news_tags` query) and that `keep` keeps, newest first.
+pub fn intersect(
+    conn: &Connection,
+    words: String,
+    tags: String,
+    n: usize,
+    mut keep: impl FnMut(i64) -> Result<bool>,
+) -> Result<Vec<i64>> {
+    let mut found = Vec::new();
+    let mut words = List::new(WORDS_SQL, words);
+    let mut tags = List::new(TAGS_SQL, tags);
+    // The newest rowid both lists may still hold.
+    let mut at = i64::MAX;
+    while found.len() < n {
+        let Some(word) = words.head(conn, at)? else { break };
+        let Some(tag) = tags.head(conn, word)? else { break };
+        if tag == word {
+            if keep(word)? {
+                found.push(word);
+            }
+            match word.checked_sub(1) {
+                Some(below) => at = below,
+                None => break,
+            }
+        } else {
+            // The tags' next row is older: no word match between them holds the tags.
+            at = tag;
+        }
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use store::content::CityId;
+
+    #[test]
+    fn a_storys_tags_are_letters_and_digits_the_migrations_way() {
+        let places = [
+            PlaceKey::City(CityId(4140963)),
+            PlaceKey::State {
+                country: "US".into(),
+                admin_code: "DC".into(),
+            },
+            PlaceKey::Country("US".into()),
+        ];
+        assert_eq!(story_tags("en", "US", &places), "len kUS xenUS pc4140963 psUSDC pnUS");
+        assert_eq!(story_tags("fr", "CA", &[]), "lfr kCA xfrCA");
+    }
+
+    #[test]
+    fn a_search_asks_for_every_filter_it_has_and_nothing_without_one() {
+        assert_eq!(tags_query(None, None, None), None);
+        assert_eq!(
+            tags_query(Some("c:1"), Some("fr"), Some("CA")).as_deref(),
+            Some("\"pc1\" AND \"xfrCA\"")
+        );
+        assert_eq!(tags_query(None, Some("es"), None).as_deref(), Some("\"les\""));
+        assert_eq!(tags_query(None, None, Some("US")).as_deref(), Some("\"kUS\""));
+    }
+}
