@@ -62,7 +62,7 @@ ITEMS=$(q "SELECT count(*) FROM news_items")
 BIG=$(q "SELECT substr(place, 3) FROM news_places WHERE place LIKE 'c:%' GROUP BY place ORDER BY count(*) DESC LIMIT 1")
 SMALL=$(q "SELECT substr(place, 3) FROM news_places WHERE place LIKE 'c:%' GROUP BY place HAVING count(*) >= 20 ORDER BY count(*) LIMIT 1")
 CATEGORY=$(q "SELECT category_id FROM news_items GROUP BY category_id ORDER BY count(*) DESC LIMIT 1")
-MEDIA=$(q "SELECT media_id FROM (SELECT media_id, count(*) AS n FROM news_items GROUP BY media_id ORDER BY n) \
+MEDIA=$(q "SELECT media_id FROM (SELECT media_id, count(*) AS n FROM news_items GROUP BY media_id ORDER BY n) AS m \
   LIMIT 1 OFFSET (SELECT count(DISTINCT media_id) / 2 FROM news_items)")
 STORY=$(q "SELECT lead_id FROM story_clusters WHERE size > 1 ORDER BY newest DESC LIMIT 1")
 [ -n "$STORY" ] || STORY=$(q "SELECT max(news_id) FROM news_items")
