@@ -246,7 +246,10 @@ mod tests {
         assert!(hides("pont neuf"));
         assert!(hides("montreal"), "accents folded");
         assert!(hides("l'emporte"), "an apostrophe as the reader types it");
-        assert!(hides("lemporte le pont"), "the title's last word, then the summary's first");
+        assert!(
+            hides("lemporte le pont"),
+            "the title's last word, then the summary's first"
+        );
         assert!(!hides("pont de quebec"));
         assert!(!hides("neuf pont"), "the words in their order");
         assert!(!hides("laval ville"), "a phrase past the last word");
