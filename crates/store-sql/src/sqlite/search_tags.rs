@@ -198,4 +198,15 @@ mod tests {
         assert_eq!(tags_query(None, Some("es"), None).as_deref(), Some("\"les\""));
         assert_eq!(tags_query(None, None, Some("US")).as_deref(), Some("\"kUS\""));
     }
+
+    /// The filters reach FTS5's query language: whatever a value holds, it stays one
+    /// quoted token of letters and digits, never an operator, a column or a prefix.
+    #[test]
+    fn a_hostile_filter_value_is_one_token_never_query_syntax() {
+        let hostile = "c:1\" OR tags:* NEAR(\"x\" \"y\") -_é";
+        assert_eq!(
+            tags_query(Some(hostile), Some("en\" OR \"fr"), None).as_deref(),
+            Some("\"pc1ORtagsNEARxy\" AND \"lenORfr\"")
+        );
+    }
 }
