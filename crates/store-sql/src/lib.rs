@@ -78,6 +78,7 @@ mod purge;
 mod push;
 mod reports;
 mod rows;
+mod search_tokens;
 mod store_impl;
 mod thing_writes;
 mod things;

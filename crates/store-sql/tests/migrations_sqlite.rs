@@ -149,38 +149,16 @@ async fn d422_a_database_with_the_old_numbers_opens_with_the_new_ones() {
 /// it: their places, language and publisher's country, found by the filtered search.
 #[tokio::test]
 async fn d430_stories_stored_before_the_search_tags_are_found_by_their_filters() {
-    use store::ContentStore;
-    use store::content::{CityId, ClusterChoice, PlaceKey, SearchQuery};
-    use store::contract_content::{publisher, record};
+    use store::contract_content::{
+        store_stories_before_the_filters_upgrade, the_filters_find_the_stories_stored_before_the_upgrade,
+    };
     let dir = std::env::temp_dir().join(format!("lw-sqlite-tags-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("localwire.sqlite");
     let content = store_sql::sqlite::content_file(&path);
-    let denver = PlaceKey::City(CityId(5_419_384));
-    let state = PlaceKey::State {
-        country: "US".into(),
-        admin_code: "CO".into(),
-    };
     let store = SqliteStore::open_file(&path).await.expect("new database");
-    let url = "https://before.example/feed.xml";
-    store
-        .import_publishers(&[publisher("before", "Before", "US", "CO", "Denver", &[url])], 0)
-        .await
-        .unwrap();
-    let feed = store.feeds().await.unwrap().into_iter().find(|f| f.url == url).unwrap();
-    let mut french = record("b-2", "Ferry de nuit", 2, std::slice::from_ref(&state));
-    french.lang = "fr".into();
-    let records = [
-        record("b-1", "Ferry to Denver", 1, &[denver.clone(), state.clone()]),
-        french,
-        record("b-3", "Ferry elsewhere", 3, &[]),
-    ];
-    let clusters = vec![ClusterChoice::New; records.len()];
-    store
-        .upsert_items(feed.feed_id, feed.media_id, &records, &clusters, 0)
-        .await
-        .unwrap();
+    store_stories_before_the_filters_upgrade(&store).await;
     drop(store);
 
     // What a release before 0025 had: no tags' index, the migration not applied.
@@ -197,33 +175,7 @@ async fn d430_stories_stored_before_the_search_tags_are_found_by_their_filters()
     pool.close().await;
 
     let store = SqliteStore::open_file(&path).await.expect("upgrade");
-    let titles = |q: SearchQuery| {
-        let store = &store;
-        async move {
-            let rows = store.search_news(&q, 0, 10).await.unwrap();
-            rows.into_iter().map(|r| r.title).collect::<Vec<_>>()
-        }
-    };
-    let ferry = SearchQuery {
-        terms: vec!["ferry".into()],
-        ..SearchQuery::default()
-    };
-    let in_denver = SearchQuery {
-        place: Some(denver),
-        ..ferry.clone()
-    };
-    assert_eq!(titles(in_denver).await, ["Ferry to Denver"]);
-    let in_colorado = SearchQuery {
-        place: Some(state),
-        ..ferry.clone()
-    };
-    assert_eq!(titles(in_colorado).await, ["Ferry de nuit", "Ferry to Denver"]);
-    let mut in_french = ferry.clone();
-    in_french.filter.lang = Some("fr".into());
-    assert_eq!(titles(in_french).await, ["Ferry de nuit"]);
-    let mut in_us = ferry.clone();
-    in_us.filter.country = Some("US".into());
-    assert_eq!(titles(in_us).await.len(), 3);
+    the_filters_find_the_stories_stored_before_the_upgrade(&store).await;
     drop(store);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1092,7 +1092,11 @@ pub async fn d430_filtered_search_over_many_matches_is_exact(store: &dyn Store) 
             format!("Harbor report {i}")
         };
         let mut r = record(&format!("many-{i}"), &title, i as i64, &places);
-        r.summary = format!("{title}. The ferry ran late.");
+        r.summary = if i.is_multiple_of(61) {
+            format!("{title}. The ferry ran late past the lighthouse.")
+        } else {
+            format!("{title}. The ferry ran late.")
+        };
         r.body_text = r.summary.clone();
         if i % 50 == 7 {
             r.lang = "fr".into();
@@ -1173,32 +1177,75 @@ pub async fn d430_filtered_search_over_many_matches_is_exact(store: &dyn Store) 
     in_canada.filter.country = Some("CA".into());
     assert!(page(&in_canada, 0, 50).await.is_empty(), "no story of the country");
 
-    // The reader's place first, among each tier's newest 1,000 matches only.
-    let near = SearchQuery {
-        near: Some(small.clone()),
-        ..ferry.clone()
-    };
-    let newest_of_tier =
-        |title: bool| -> Vec<usize> { (0..N).rev().filter(|&i| in_title(i) == title).take(1_000).collect() };
-    let mut expected: Vec<usize> = Vec::new();
-    for title in [true, false] {
-        expected.extend(newest_of_tier(title).into_iter().filter(|&i| has(i, &small)));
-    }
-    let first: std::collections::HashSet<usize> = expected.iter().copied().collect();
-    for title in [true, false] {
-        expected.extend((0..N).rev().filter(|&i| in_title(i) == title && !first.contains(&i)));
-    }
-    let expected: Vec<String> = expected.into_iter().map(|i| records[i].title.clone()).collect();
-    assert!(
-        (0..N).filter(|&i| in_title(i) && has(i, &small)).count() > first.iter().filter(|&&i| in_title(i)).count(),
-        "some of the place's title matches are older than the tier's newest 1,000"
-    );
-    for offset in [0, 15, 40] {
+    // A filter every story passes: as many matches as the words alone (D431 on PostgreSQL:
+    // walked, not listed).
+    let mut at_home = ferry.clone();
+    at_home.filter.country = Some("US".into());
+    for offset in [0, 970] {
         assert_eq!(
-            page(&near, offset, 20).await,
-            window(expected.clone(), offset as usize, 20),
-            "the reader's place first, page at {offset}"
+            page(&at_home, offset, 30).await,
+            window(ranked(&|_| true), offset as usize, 30),
+            "a filter every story passes, page at {offset}"
         );
+    }
+
+    // The reader's place first, among each tier's newest 1,000 matches only: for a word in
+    // every story (ferry) and one in half of them, always in the title (harbor).
+    // And for a word in fewer stories than a tier's 1,000 (lighthouse, D431 on PostgreSQL:
+    // listed, not walked), with the big place.
+    let harbor = |i: usize| !i.is_multiple_of(2);
+    let every = |_: usize| true;
+    let lighthouse = |i: usize| i.is_multiple_of(61);
+    let nowhere = |_: usize| false;
+    // Each word: the stories it matches, those of them with it in the title, the place.
+    type Which<'a> = &'a dyn Fn(usize) -> bool;
+    let words: [(&str, Which, Which, &PlaceKey); 3] = [
+        ("ferry", &every, &in_title, &small),
+        ("harbor", &harbor, &harbor, &small),
+        ("lighthouse", &lighthouse, &nowhere, &big),
+    ];
+    for (word, matches, titled, place) in words {
+        let near = SearchQuery {
+            terms: vec![word.into()],
+            near: Some(place.clone()),
+            ..SearchQuery::default()
+        };
+        let newest_of_tier = |title: bool| -> Vec<usize> {
+            (0..N)
+                .rev()
+                .filter(|&i| matches(i) && titled(i) == title)
+                .take(1_000)
+                .collect()
+        };
+        let mut expected: Vec<usize> = Vec::new();
+        for title in [true, false] {
+            expected.extend(newest_of_tier(title).into_iter().filter(|&i| has(i, place)));
+        }
+        let first: std::collections::HashSet<usize> = expected.iter().copied().collect();
+        assert!(!first.is_empty(), "{word}: some matches are in the place");
+        for title in [true, false] {
+            expected.extend(
+                (0..N)
+                    .rev()
+                    .filter(|&i| matches(i) && titled(i) == title && !first.contains(&i)),
+            );
+        }
+        let expected: Vec<String> = expected.into_iter().map(|i| records[i].title.clone()).collect();
+        let placed_titles =
+            |of: &dyn Fn(usize) -> bool| (0..N).filter(|&i| of(i) && titled(i) && has(i, place)).count();
+        if word != "lighthouse" {
+            assert!(
+                placed_titles(&|i| matches(i)) > placed_titles(&|i| first.contains(&i)),
+                "{word}: some of the place's title matches are older than the tier's newest 1,000"
+            );
+        }
+        for offset in [0, 15, 40] {
+            assert_eq!(
+                page(&near, offset, 20).await,
+                window(expected.clone(), offset as usize, 20),
+                "{word}: the reader's place first, page at {offset}"
+            );
+        }
     }
 }
 
@@ -1588,4 +1635,71 @@ pub async fn d414_retention_deletes_stories_before_the_cut_but_not_saved_ones(st
         0,
         "a second run finds nothing"
     );
+}
+
+/// Upgrade tests of the search filters (D430 on SQLite, D431 on PostgreSQL), part 1:
+/// three stories stored before the upgrade (a Denver story, a French one in Colorado, one
+/// placed nowhere) by a US publisher.
+pub async fn store_stories_before_the_filters_upgrade(store: &dyn Store) {
+    let url = "https://before.example/feed.xml";
+    store
+        .import_publishers(&[publisher("before", "Before", "US", "CO", "Denver", &[url])], 0)
+        .await
+        .unwrap();
+    let feed = store.feeds().await.unwrap().into_iter().find(|f| f.url == url).unwrap();
+    let state = colorado();
+    let mut french = record("b-2", "Ferry de nuit", 2, std::slice::from_ref(&state));
+    french.lang = "fr".into();
+    let records = [
+        record("b-1", "Ferry to Denver", 1, &[denver(), state]),
+        french,
+        record("b-3", "Ferry elsewhere", 3, &[]),
+    ];
+    let clusters = vec![ClusterChoice::New; records.len()];
+    store
+        .upsert_items(feed.feed_id, feed.media_id, &records, &clusters, 0)
+        .await
+        .unwrap();
+}
+
+/// Part 2, after the upgrade: each filter finds the stories stored before it.
+pub async fn the_filters_find_the_stories_stored_before_the_upgrade(store: &dyn Store) {
+    let titles = |q: SearchQuery| async move {
+        let rows = store.search_news(&q, 0, 10).await.unwrap();
+        rows.into_iter().map(|r| r.title).collect::<Vec<_>>()
+    };
+    let ferry = SearchQuery {
+        terms: vec!["ferry".into()],
+        ..SearchQuery::default()
+    };
+    let in_denver = SearchQuery {
+        place: Some(denver()),
+        ..ferry.clone()
+    };
+    assert_eq!(titles(in_denver).await, ["Ferry to Denver"]);
+    let in_colorado = SearchQuery {
+        place: Some(colorado()),
+        ..ferry.clone()
+    };
+    assert_eq!(titles(in_colorado).await, ["Ferry de nuit", "Ferry to Denver"]);
+    let mut in_french = ferry.clone();
+    in_french.filter.lang = Some("fr".into());
+    assert_eq!(titles(in_french).await, ["Ferry de nuit"]);
+    let mut in_us = ferry.clone();
+    in_us.filter.country = Some("US".into());
+    assert_eq!(titles(in_us).await.len(), 3);
+    let mut in_canada = ferry;
+    in_canada.filter.country = Some("CA".into());
+    assert!(titles(in_canada).await.is_empty(), "no story of the country");
+}
+
+fn denver() -> PlaceKey {
+    PlaceKey::City(CityId(5_419_384))
+}
+
+fn colorado() -> PlaceKey {
+    PlaceKey::State {
+        country: "US".into(),
+        admin_code: "CO".into(),
+    }
 }

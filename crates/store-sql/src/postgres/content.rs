@@ -3,6 +3,7 @@
 
 use crate::postgres::{PgStore, db};
 use crate::rows::{media_row, news_row, special_row};
+use crate::search_tokens;
 use async_trait::async_trait;
 use sqlx::postgres::PgRow;
 use sqlx::{Postgres, Row, Transaction};
@@ -10,27 +11,20 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use store::content::{
     After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, FeedHealth, FeedId, FeedStatus, FetchRecord,
     ImportReport, ListFilter, Listing, MediaId, MediaSource, Near, NewFeed, NewsId, NewsRecord, NewsRow, PlaceKey,
-    PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, Tier, Upserted, news_in_order, search_page,
+    PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, Tier, Upserted, WHOLE_WORD_ENOUGH, news_in_order,
+    search_page,
 };
 use store::{ContentStore, Result, StoreError};
 
-/// The words of a search in every language's configuration, as one `tsquery` named `q`;
-/// `$n` is the bind holding them.
-macro_rules! search_words {
-    ($n:literal) => {
-        concat!(
-            "(SELECT to_tsquery('simple', ",
-            $n,
-            ") || to_tsquery('english', ",
-            $n,
-            ") || to_tsquery('spanish', ",
-            $n,
-            ") || to_tsquery('french', ",
-            $n,
-            ") AS q)"
-        )
-    };
-}
+/// The text search configurations a search's words are read in: every language's, and
+/// every word unstemmed.
+const SEARCH_CONFIGS: &str = "{simple,english,spanish,french}";
+
+/// A search tier walks at most this many of the newest stories testing each, then lists the older matches from the full-text index and sorts them (D431): a
+/// page of words and filters in more than one story in fifty is found in the walk, as
+/// before; sparser ones cost the walk (about 16 µs a story: each test reads the story's
+/// whole vector) and the listing, where the walk alone read up to every story.
+const WALK_MAX: i64 = 1_000;
 
 /// Binds $1 (lang or NULL) and $2 (country or NULL).
 macro_rules! filters {
@@ -166,9 +160,10 @@ const TX_ATTEMPTS: usize = 3;
 
 /// The full-text vector of an item, written in the statement that stores the item (one
 /// round trip less per item, issue 33): `$ts` the language's configuration, then title,
-/// summary and body text, weighted A, B and C, and every word unstemmed.
+/// summary and body text, weighted A, B and C, every word unstemmed, and `$tags` the
+/// story's filter lexemes ([`story_lexemes`], D431).
 macro_rules! search_vector {
-    ($ts:literal, $title:literal, $summary:literal, $body:literal) => {
+    ($ts:literal, $title:literal, $summary:literal, $body:literal, $tags:literal) => {
         concat!(
             "setweight(to_tsvector(",
             $ts,
@@ -191,9 +186,27 @@ macro_rules! search_vector {
             $summary,
             "::text || ' ' || ",
             $body,
-            "::text))"
+            "::text)) || array_to_tsvector(string_to_array(",
+            $tags,
+            "::text, ' '))"
         )
     };
+}
+
+/// A story's filter tokens as lexemes of its `search` vector (D431), space-separated.
+/// Each starts with `=`, which PostgreSQL's parser never leaves in a word, so no word a
+/// reader types matches one (the bare tokens do: `les`, Spanish's, is a French word).
+fn story_lexemes(lang: &str, country: &str, places: &[PlaceKey]) -> String {
+    let tokens = search_tokens::story_tokens(lang, country, places);
+    tokens.iter().map(|t| format!("={t}")).collect::<Vec<_>>().join(" ")
+}
+
+/// The `tsquery` of a search's filters ([`story_lexemes`]), or None without filters.
+fn filter_query(q: &SearchQuery) -> Option<String> {
+    let place = q.place.as_ref().map(PlaceKey::key);
+    let tokens = search_tokens::filter_tokens(place.as_deref(), q.filter.lang.as_deref(), q.filter.country.as_deref());
+    let lexemes: Vec<String> = tokens.iter().map(|t| format!("'={t}'")).collect();
+    (!lexemes.is_empty()).then(|| lexemes.join(" & "))
 }
 
 /// The places of the items a batch stored, written in one statement at its end (places
@@ -334,7 +347,7 @@ async fn upsert_one(
                  lang, country, cluster_id, signature, created_at, updated_at, search) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, \
                  $21, $22, $23, $24, $25, $26, $27, $28, $28, ",
-                search_vector!("$29", "$6", "$16", "$30"),
+                search_vector!("$29", "$6", "$16", "$30", "$31"),
                 ") ON CONFLICT (media_id, identity) DO NOTHING RETURNING news_id, cluster_id"
             ))
             .bind(feed_id)
@@ -367,6 +380,7 @@ async fn upsert_one(
             .bind(now_ms)
             .bind(ts_config(&item.lang))
             .bind(&item.body_text)
+            .bind(story_lexemes(&item.lang, country, &item.places))
             .fetch_optional(&mut **tx)
             .await?;
             if let Some((id, cluster)) = inserted {
@@ -396,7 +410,7 @@ async fn upsert_one(
          content_type = $12, content_total_length = $13, description = $14, summary = $15, news_type = $16, \
          publish_time = $17, link_url = $18, author = $19, category_id = $20, tags = $21, city_ids = $22, \
          lang = $23, signature = $24, updated_at = $25, search = ",
-        search_vector!("$27", "$5", "$15", "$28"),
+        search_vector!("$27", "$5", "$15", "$28", "$29"),
         " WHERE news_id = $26"
     ))
     .bind(feed_id)
@@ -427,6 +441,7 @@ async fn upsert_one(
     .bind(id)
     .bind(ts_config(&item.lang))
     .bind(&item.body_text)
+    .bind(story_lexemes(&item.lang, country, &item.places))
     .execute(&mut **tx)
     .await?;
     Ok(Stored {
@@ -505,6 +520,10 @@ impl<'a> BatchWrite<'a> {
         let times: Vec<i64> = records.iter().map(|r| r.publish_time_ms).collect();
         let joins: Vec<i64> = waiting.iter().map(|&(_, join)| join).collect();
         let signatures: Vec<&[u8]> = records.iter().map(|r| r.signature.as_slice()).collect();
+        let lexemes: Vec<String> = records
+            .iter()
+            .map(|r| story_lexemes(&r.lang, country, &r.places))
+            .collect();
         let inserted: Vec<(i64, i64, String)> = sqlx::query_as(concat!(
             "INSERT INTO news_items (feed_id, media_id, identity, canonical_url, content_hash, title, org_img_url, \
              img_url, thumbnail_url, video_url, voice_url, content, content_type, content_total_length, \
@@ -514,15 +533,15 @@ impl<'a> BatchWrite<'a> {
              u.thumbnail_url, u.video_url, u.voice_url, u.content, u.content_type, u.content_total_length, \
              u.description, u.summary, u.news_type, u.publish_time, u.link_url, u.author, u.category_id, u.tags, \
              u.city_ids, u.lang, $3, u.cluster_id, u.signature, $4, $4, ",
-            search_vector!("u.config", "u.title", "u.summary", "u.body"),
+            search_vector!("u.config", "u.title", "u.summary", "u.body", "u.lexemes"),
             " FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], \
              $12::text[], $13::text[], $14::text[], $15::text[], $16::bigint[], $17::text[], $18::text[], \
              $19::integer[], $20::bigint[], $21::text[], $22::text[], $23::text[], $24::text[], $25::text[], \
-             $26::text[], $27::bigint[], $28::bytea[], $29::text[], $30::text[]) WITH ORDINALITY \
+             $26::text[], $27::bigint[], $28::bytea[], $29::text[], $30::text[], $31::text[]) WITH ORDINALITY \
              AS u(identity, canonical_url, content_hash, title, org_img_url, img_url, thumbnail_url, video_url, \
              voice_url, content, content_type, content_total_length, description, summary, news_type, \
              publish_time, link_url, author, category_id, tags, city_ids, lang, cluster_id, signature, config, \
-             body, position) \
+             body, lexemes, position) \
              ORDER BY u.position ON CONFLICT (media_id, identity) DO NOTHING RETURNING news_id, cluster_id, identity"
         ))
         .bind(feed_id)
@@ -555,6 +574,7 @@ impl<'a> BatchWrite<'a> {
         .bind(&signatures)
         .bind(&configs)
         .bind(text(|r| &r.body_text))
+        .bind(&lexemes)
         .fetch_all(&mut **tx)
         .await?;
         let mut by_identity: HashMap<String, (i64, i64)> = inserted
@@ -773,61 +793,220 @@ impl PgStore {
     }
 }
 
+/// How a reader's-place tier (D426) finds the words' newest [`SEARCH_RANKED_MAX`] matches
+/// (D431). Other tiers walk the newest [`WALK_MAX`] stories, then list the older matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NearReading {
+    /// Walked newest first, each story tested, until found: the words are common.
+    Walked,
+    /// Every match listed from the full-text index (`search_matches`, migration 0025)
+    /// and sorted: the words are rare.
+    Listed,
+}
+
+/// Where a search tier's stories `n` come from: those matching $3 (the words and filters
+/// as a `tsquery`) with an id above $9, walked newest first; or those with an id up to
+/// $9, listed from the full-text index.
+macro_rules! search_from {
+    (walked) => {
+        "news_items n WHERE n.search @@ $3::tsquery AND n.news_id > $9 "
+    };
+    (listed) => {
+        "search_matches($3::tsquery, NULL) AS s(id) JOIN news_items n ON n.news_id = s.id WHERE n.news_id <= $9 "
+    };
+}
+
+/// A search tier's statement. Binds as [`filters`], then $3 the `tsquery`, $4 category,
+/// $5 since, $6 place filter, $7 limit, $8 words that must not match (a `tsquery` or
+/// NULL), $9 the id between the walk and the listing ([`search_from`]).
+macro_rules! search_tier {
+    ($reading:ident) => {
+        concat!(
+            "SELECT n.news_id FROM ",
+            search_from!($reading),
+            "AND ($8::tsquery IS NULL OR NOT n.search @@ $8::tsquery) AND",
+            filters!(),
+            "AND ($4::text IS NULL OR n.category_id = $4) AND ($5::bigint IS NULL OR n.publish_time >= $5) \
+             AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = $6 AND p.news_id = n.news_id)) \
+             ORDER BY n.news_id DESC LIMIT $7"
+        )
+    };
+}
+
+/// As [`search_tier`], among the tier's newest [`SEARCH_RANKED_MAX`] ($10) matches of the
+/// words alone, those placed in $11 (D426). $6 (a place filter) is never set here: it
+/// makes the reader's place moot.
+macro_rules! search_tier_near {
+    ($reading:ident) => {
+        concat!(
+            "SELECT n.news_id FROM news_items n WHERE n.news_id IN (SELECT n.news_id FROM ",
+            search_from!($reading),
+            "AND ($8::tsquery IS NULL OR NOT n.search @@ $8::tsquery) ORDER BY n.news_id DESC LIMIT $10) \
+             AND EXISTS (SELECT 1 FROM news_places p WHERE p.place = $11 AND p.news_id = n.news_id) AND",
+            filters!(),
+            "AND ($4::text IS NULL OR n.category_id = $4) AND ($5::bigint IS NULL OR n.publish_time >= $5) \
+             AND $6::text IS NULL ORDER BY n.news_id DESC LIMIT $7"
+        )
+    };
+}
+
+/// A search's words as `tsquery`s (D431), each the union of its readings in
+/// [`SEARCH_CONFIGS`] without repeats: one lexeme for a word every configuration reads
+/// alike, where four ORed copies made PostgreSQL estimate four times the matches.
+struct SearchWords {
+    /// Every word anywhere.
+    matched: String,
+    /// Every word in the title (the vector's weight A).
+    in_title: String,
+}
+
+/// How a search's tiers ask for their stories (D431).
+struct SearchPlan {
+    words: SearchWords,
+    /// The search's filters as lexemes ([`filter_query`]), asked with the words.
+    filters: Option<String>,
+    /// How the reader's-place tiers read the words' matches (D426: the filters apply after).
+    near_reading: NearReading,
+    /// The id at and below which a walked tier lists its matches ([`PgStore::walk_floor`]).
+    floor: i64,
+}
+
+impl SearchPlan {
+    /// A tier's `tsquery`: its words and the search's filters.
+    fn with_filters(&self, words: &str) -> String {
+        match &self.filters {
+            Some(filters) => format!("({words}) & {filters}"),
+            None => words.to_string(),
+        }
+    }
+}
+
 impl PgStore {
-    /// The newest `n` stories matching the `tsquery` words `matched` (and not `but_not`)
-    /// and the search's filters; with [`Near::Inside`], only those among its newest
-    /// [`SEARCH_RANKED_MAX`] matches that are placed in the reader's place (D426).
+    /// Each query text (`to_tsquery` syntax) read in every configuration of
+    /// [`SEARCH_CONFIGS`], the distinct readings ORed, as `tsquery` text; None where no
+    /// configuration reads a word (stop words only).
+    async fn tsqueries(&self, texts: &[String]) -> Result<Vec<Option<String>>> {
+        sqlx::query_scalar(
+            "SELECT (SELECT string_agg(DISTINCT '(' || r.q::text || ')', ' | ') \
+               FROM (SELECT to_tsquery(c, u.t) AS q FROM unnest($2::regconfig[]) AS c) r WHERE numnode(r.q) > 0) \
+             FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i) ORDER BY u.i",
+        )
+        .bind(texts)
+        .bind(SEARCH_CONFIGS)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)
+    }
+
+    /// How many stories the words `tsquery` matches, counted to [`WHOLE_WORD_ENOUGH`]:
+    /// PostgreSQL reads an uncommon word's few matches from the full-text index, and finds
+    /// a common word's first ones by reading a few stories.
+    async fn count_words(&self, tsquery: &str) -> Result<i64> {
+        sqlx::query_scalar("SELECT count(*) FROM (SELECT 1 FROM news_items n WHERE n.search @@ $1::tsquery LIMIT $2) f")
+            .bind(tsquery)
+            .bind(WHOLE_WORD_ENOUGH)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(db)
+    }
+
+    /// The id at and below which a search lists its matches rather than walking: the
+    /// newest [`WALK_MAX`] stories' are walked.
+    async fn walk_floor(&self) -> Result<i64> {
+        sqlx::query_scalar("SELECT coalesce(max(news_id), 0) - $1 FROM news_items")
+            .bind(WALK_MAX)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(db)
+    }
+
+    /// The words of a search, the last read as a prefix when `last_as_prefix`; None when
+    /// no configuration reads any of them.
+    async fn search_words(&self, words: &[String], last_as_prefix: bool) -> Result<Option<SearchWords>> {
+        let texts = [
+            ts_query(words, last_as_prefix, ""),
+            ts_query(words, last_as_prefix, "A"),
+        ];
+        let mut read = self.tsqueries(&texts).await?.into_iter();
+        Ok(match (read.next().flatten(), read.next().flatten()) {
+            (Some(matched), Some(in_title)) => Some(SearchWords { matched, in_title }),
+            _ => None,
+        })
+    }
+
+    /// The newest `n` stories matching `words` (and not `but_not`) and the search's
+    /// filters; with [`Near::Inside`], only those among the newest [`SEARCH_RANKED_MAX`]
+    /// matches of the words that are placed in the reader's place (D426).
     async fn search_ids(
         &self,
         q: &SearchQuery,
-        matched: &str,
-        but_not: Option<&str>,
+        words: (&str, Option<&str>),
+        plan: &SearchPlan,
         near: Near,
         n: i64,
     ) -> Result<Vec<NewsId>> {
-        let near_place = match near {
-            Near::Inside => q.near_place().map(PlaceKey::key),
-            Near::Anywhere => None,
-        };
-        let sql = match near_place {
-            None => concat!(
-                "SELECT n.news_id FROM news_items n, ",
-                search_words!("$3"),
-                " AS w WHERE n.search @@ w.q AND ($8::text IS NULL OR NOT n.search @@ ",
-                search_words!("$8"),
-                ") AND",
-                filters!(),
-                "AND ($4::text IS NULL OR n.category_id = $4) AND ($5::bigint IS NULL OR n.publish_time >= $5) \
-                 AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM news_places p WHERE p.place = $6 AND p.news_id = n.news_id)) \
-                 ORDER BY n.news_id DESC LIMIT $7"
-            ),
-            // $6 (a place filter) is never set here: it makes the reader's place moot.
-            Some(_) => concat!(
-                "SELECT n.news_id FROM news_items n WHERE n.news_id IN (SELECT m.news_id FROM news_items m, ",
-                search_words!("$3"),
-                " AS w WHERE m.search @@ w.q AND ($8::text IS NULL OR NOT m.search @@ ",
-                search_words!("$8"),
-                ") ORDER BY m.news_id DESC LIMIT $9) \
-                 AND EXISTS (SELECT 1 FROM news_places p WHERE p.place = $10 AND p.news_id = n.news_id) AND",
-                filters!(),
-                "AND ($4::text IS NULL OR n.category_id = $4) AND ($5::bigint IS NULL OR n.publish_time >= $5) \
-                 AND $6::text IS NULL ORDER BY n.news_id DESC LIMIT $7"
-            ),
-        };
-        let mut query = sqlx::query_scalar(sql)
+        let tier = |sql, asked, floor, n| self.tier_ids(q, sql, (asked, words.1), floor, n);
+        if let (Near::Inside, Some(place)) = (near, q.near_place()) {
+            // The reader's place ranks the words' newest matches, all walked or all listed
+            // (a walk's floor would need the 1,000th match found first); the filters apply
+            // after.
+            let (sql, floor) = match plan.near_reading {
+                NearReading::Walked => (search_tier_near!(walked), i64::MIN),
+                NearReading::Listed => (search_tier_near!(listed), i64::MAX),
+            };
+            let query = self.tier_query(q, sql, (words.0.to_string(), words.1), floor, n);
+            let ids: Vec<i64> = query
+                .bind(SEARCH_RANKED_MAX)
+                .bind(place.key())
+                .fetch_all(&self.pool)
+                .await
+                .map_err(db)?;
+            return Ok(ids.into_iter().map(NewsId).collect());
+        }
+        // The newest stories walked, then the older matches listed (D431).
+        let asked = plan.with_filters(words.0);
+        let mut ids = tier(search_tier!(walked), asked.clone(), plan.floor, n).await?;
+        let rest = n - ids.len() as i64;
+        if rest > 0 {
+            ids.extend(tier(search_tier!(listed), asked, plan.floor, rest).await?);
+        }
+        Ok(ids)
+    }
+
+    /// One statement of a search tier ([`search_tier`]): `asked` its `tsquery`, `floor`
+    /// where its walk ends or its listing starts.
+    async fn tier_ids(
+        &self,
+        q: &SearchQuery,
+        sql: &'static str,
+        words: (String, Option<&str>),
+        floor: i64,
+        n: i64,
+    ) -> Result<Vec<NewsId>> {
+        let query = self.tier_query(q, sql, words, floor, n);
+        let ids: Vec<i64> = query.fetch_all(&self.pool).await.map_err(db)?;
+        Ok(ids.into_iter().map(NewsId).collect())
+    }
+
+    /// A search tier's statement with its binds up to $9 ([`search_tier`]).
+    fn tier_query<'q>(
+        &self,
+        q: &'q SearchQuery,
+        sql: &'static str,
+        (asked, but_not): (String, Option<&'q str>),
+        floor: i64,
+        n: i64,
+    ) -> sqlx::query::QueryScalar<'q, Postgres, i64, sqlx::postgres::PgArguments> {
+        sqlx::query_scalar(sql)
             .bind(q.filter.lang.as_deref())
             .bind(q.filter.country.as_deref())
-            .bind(matched)
+            .bind(asked)
             .bind(q.category.as_deref())
             .bind(q.since_ms)
             .bind(q.place.as_ref().map(PlaceKey::key))
             .bind(n)
-            .bind(but_not);
-        if let Some(place) = near_place {
-            query = query.bind(SEARCH_RANKED_MAX).bind(place);
-        }
-        let ids: Vec<i64> = query.fetch_all(&self.pool).await.map_err(db)?;
-        Ok(ids.into_iter().map(NewsId).collect())
+            .bind(but_not)
+            .bind(floor)
     }
 }
 
@@ -1233,32 +1412,53 @@ impl ContentStore for PgStore {
         if words.is_empty() {
             return Ok(Vec::new());
         }
-        // The title is the tsvector's weight A.
+        // Whole words first: how many stories they match decides whether the last word is
+        // a prefix (D411); how many the words and the filters match, how the tiers read
+        // them (D431).
+        let Some(whole) = self.search_words(&words, false).await? else {
+            return Ok(Vec::new());
+        };
+        let whole_count = self.count_words(&whole.matched).await?;
+        let prefixed = whole_count < WHOLE_WORD_ENOUGH;
+        let words = if prefixed {
+            match self.search_words(&words, true).await? {
+                Some(words) => words,
+                None => return Ok(Vec::new()),
+            }
+        } else {
+            whole
+        };
+        let plan = SearchPlan {
+            words,
+            filters: filter_query(q),
+            // A prefix's matches are not counted: PostgreSQL reads every story to count a
+            // prefix no word of its statistics begins (9 s at a million stories). A prefix
+            // follows a rare whole word, most often a rare or misspelt word itself, so the
+            // reader's-place tiers list its matches; a prefix of a common word (a word
+            // typed in part) costs listing that word's matches.
+            near_reading: if prefixed {
+                NearReading::Listed
+            } else {
+                NearReading::Walked
+            },
+            floor: self.walk_floor().await?,
+        };
         let page = search_page(
             q,
             offset,
             limit,
-            async |at_most| {
-                sqlx::query_scalar(concat!(
-                    "SELECT count(*) FROM (SELECT 1 FROM news_items n, ",
-                    search_words!("$1"),
-                    " AS w WHERE n.search @@ w.q LIMIT $2) f"
-                ))
-                .bind(ts_query(&words, false, ""))
-                .bind(at_most)
-                .fetch_one(&self.pool)
-                .await
-                .map_err(db)
-            },
-            |tier: Tier, prefix, n| {
-                let in_title = ts_query(&words, prefix, "A");
-                let matched = ts_query(&words, prefix, "");
+            async |_| Ok(whole_count),
+            // `search_page` reads the last word as a prefix exactly when `prefixed` does.
+            |tier: Tier, _prefix, n| {
+                let plan = &plan;
                 async move {
-                    if tier.in_title {
-                        self.search_ids(q, &in_title, None, tier.near, n).await
+                    let words = &plan.words;
+                    let (wanted, but_not) = if tier.in_title {
+                        (&words.in_title, None)
                     } else {
-                        self.search_ids(q, &matched, Some(&in_title), tier.near, n).await
-                    }
+                        (&words.matched, Some(words.in_title.as_str()))
+                    };
+                    self.search_ids(q, (wanted, but_not), plan, tier.near, n).await
                 }
             },
         )

@@ -8,55 +8,20 @@
 //! word match on the places index or the story's row: a small place among a common word's
 //! matches had the search read thousands of matches to fill a page.
 
+use crate::search_tokens::{filter_tokens, story_tokens};
 use rusqlite::{Connection, Result};
 use std::collections::VecDeque;
 use store::content::PlaceKey;
 
-/// A token is letters and digits only (the index's tokenizer splits on anything else, and
-/// with `detail = none` a query cannot ask for two tokens side by side). Case is folded
-/// by the tokenizer. Migration 0025 strips the same characters (`:`, `-`, `_`).
-fn token(kind: char, value: &str) -> String {
-    std::iter::once(kind)
-        .chain(value.chars().filter(char::is_ascii_alphanumeric))
-        .collect()
-}
-
-fn place_token(place: &str) -> String {
-    token('p', place)
-}
-
-fn lang_token(lang: &str) -> String {
-    token('l', lang)
-}
-
-fn country_token(country: &str) -> String {
-    token('k', country)
-}
-
-/// Both at once: a reader's language and country are one list to walk, not two (walking
-/// two long lists together cost a French Canadian reader's search most of its time).
-fn edition_token(lang: &str, country: &str) -> String {
-    token('x', &format!("{lang}{country}"))
-}
-
 /// A story's row in `news_tags`.
 pub fn story_tags(lang: &str, country: &str, places: &[PlaceKey]) -> String {
-    let mut tags = vec![lang_token(lang), country_token(country), edition_token(lang, country)];
-    tags.extend(places.iter().map(|p| place_token(&p.key())));
-    tags.join(" ")
+    story_tokens(lang, country, places).join(" ")
 }
 
 /// What a search asks of `news_tags`: every token given, or none when no filter is one.
 pub fn tags_query(place: Option<&str>, lang: Option<&str>, country: Option<&str>) -> Option<String> {
-    let edition = match (lang, country) {
-        (Some(lang), Some(country)) => Some(edition_token(lang, country)),
-        (Some(lang), None) => Some(lang_token(lang)),
-        (None, Some(country)) => Some(country_token(country)),
-        (None, None) => None,
-    };
-    let tokens: Vec<String> = [place.map(place_token), edition]
+    let tokens: Vec<String> = filter_tokens(place, lang, country)
         .into_iter()
-        .flatten()
         .map(|t| format!("\"{t}\""))
         .collect();
     (!tokens.is_empty()).then(|| tokens.join(" AND "))
