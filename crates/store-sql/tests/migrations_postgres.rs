@@ -7,7 +7,7 @@ use store::contract_content::{
 };
 use store_sql::postgres::PgStore;
 
-/// D431: migration 0025 writes the filter lexemes into the full-text vectors of the
+/// D431: migration 0026 writes the filter lexemes into the full-text vectors of the
 /// stories stored before it: their places, language and publisher's country, found by
 /// the filtered search.
 #[tokio::test]
@@ -19,7 +19,7 @@ async fn d431_stories_stored_before_the_filter_lexemes_are_found_by_their_filter
     store_stories_before_the_filters_upgrade(&store).await;
     drop(store);
 
-    // What a release before 0025 had: vectors without the filter lexemes, no
+    // What a release before 0026 had: vectors without the filter lexemes, no
     // `search_matches`, the migration not applied.
     let pool = PgPoolOptions::new()
         .max_connections(1)
@@ -40,7 +40,7 @@ async fn d431_stories_stored_before_the_filter_lexemes_are_found_by_their_filter
     assert_eq!(left, 0, "no story holds a filter lexeme before the upgrade");
     for sql in [
         "DROP FUNCTION search_matches",
-        "DELETE FROM _sqlx_migrations WHERE version = 25",
+        "DELETE FROM _sqlx_migrations WHERE version = 26",
     ] {
         sqlx::query(sql).execute(&pool).await.unwrap();
     }

@@ -799,7 +799,7 @@ impl PgStore {
 enum NearReading {
     /// Walked newest first, each story tested, until found: the words are common.
     Walked,
-    /// Every match listed from the full-text index (`search_matches`, migration 0025)
+    /// Every match listed from the full-text index (`search_matches`, migration 0026)
     /// and sorted: the words are rare.
     Listed,
 }
