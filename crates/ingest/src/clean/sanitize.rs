@@ -95,10 +95,18 @@ static SANITIZER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
             ("img", "src") => SANITIZE_BASE
                 .with_borrow(|base| clean_url(value, base.as_ref()))
                 .map(Into::into),
+            ("img", "width" | "height") => is_pixel_count(value).then(|| value.into()),
             _ => Some(value.into()),
         });
     builder
 });
+
+/// An image's width or height is kept only as a whole number of pixels (what HTML's
+/// attributes hold): anything else (`100%`, `auto`, a script's text) is the feed's
+/// layout, not ours, and a reader's browser would try to read it.
+pub(super) fn is_pixel_count(value: &str) -> bool {
+    (1..=5).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_digit())
+}
 
 /// Sanitise feed HTML: an allow-list of tags and attributes, absolute URLs, links that
 /// open safely, no tracking parameters, no tracking pixels. Simple markup skips the

@@ -12,7 +12,7 @@
 //! only ever a faster way to the same bytes; the differential tests below hold it to
 //! that on the demo corpus and on random markup.
 
-use super::TAGS;
+use super::{TAGS, is_pixel_count};
 use crate::clean::markup::{is_html_space, simple_entity, tag_name};
 use crate::clean::urls::{clean_url, is_tracking_pixel};
 use url::Url;
@@ -189,6 +189,8 @@ fn allowed_attributes(element: &str, attrs: Vec<(String, String)>, base: Option<
             ("a", "href") if value.starts_with("mailto:") => continue,
             ("img", "src") if is_tracking_pixel(value) => None,
             ("a", "href") | ("img", "src") => clean_url(value, base),
+            ("img", "width" | "height") if is_pixel_count(value) => continue,
+            ("img", "width" | "height") => None,
             _ => continue,
         };
         match filtered {
@@ -346,6 +348,8 @@ mod tests {
             "<p>Read <A HREF='/x?utm_medium=feed&b=1' Title=\"t\" target=_blank>more</A></p>",
             "<a href=\"mailto:desk@paper.example\">desk</a><a href=\"javascript:alert(1)\" title=\"x\">bad</a>",
             "<img src=\"https://pixel.example.com/t.gif\" alt=\"p\" width=\"1\" height=\"1\">",
+            "<img src=\"/w.png\" width=\"100%\" height=\"auto\" alt=\"w\"><img src=\"/h.png\" height=\"x\" width=\"640\">",
+            "<img src=\"/big.png\" width=\"123456\" height=\"\" alt=\"big\">",
             "<div class=\"story\"><span>x</span><section><h2>T</h2><ul><li>a</li><li>b</li></ul></section></div>",
             "<blockquote><p>q <em>e</em></p></blockquote><hr><p>next<br/>line<wbr>s</p>",
             "<dl><dt>t</dt><dd>d</dd></dl><p>unclosed <strong>bold",
@@ -380,6 +384,18 @@ mod tests {
         for html in for_the_parser {
             assert_eq!(sanitize(html, Some(&base)), None, "{html:?} needs the parser");
         }
+    }
+
+    #[test]
+    fn an_images_width_and_height_are_kept_only_as_whole_numbers() {
+        let html = "<p><img src=\"https://paper.example/a.png\" width=\"640\" height=\"100%\" alt=\"a\">\
+                    <img src=\"https://paper.example/b.png\" width=\"expression(alert(1))\" height=\"360\"></p>";
+        for cleaned in [super::super::sanitize_html(html, None), ammonia(html, None)] {
+            assert!(cleaned.contains("width=\"640\""), "{cleaned}");
+            assert!(cleaned.contains("height=\"360\""), "{cleaned}");
+            assert!(!cleaned.contains('%') && !cleaned.contains("expression"), "{cleaned}");
+        }
+        assert!(is_pixel_count("1200") && !is_pixel_count("") && !is_pixel_count("123456") && !is_pixel_count("-1"));
     }
 
     #[test]
