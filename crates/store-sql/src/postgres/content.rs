@@ -1413,8 +1413,7 @@ impl ContentStore for PgStore {
             return Ok(Vec::new());
         }
         // Whole words first: how many stories they match decides whether the last word is
-        // a prefix (D411); how many the words and the filters match, how the tiers read
-        // them (D431).
+        // a prefix (D411), and a prefix how the reader's-place tiers read (D431).
         let Some(whole) = self.search_words(&words, false).await? else {
             return Ok(Vec::new());
         };
@@ -1570,5 +1569,34 @@ impl ContentStore for PgStore {
         }
         .await;
         self.generation.after(done)
+    }
+}
+
+#[cfg(test)]
+mod search_lexeme_tests {
+    use super::*;
+
+    /// A filter's value reaches the `tsquery` as letters and digits inside one quoted
+    /// lexeme: quotes, operators and weights a caller sends never become query syntax.
+    #[test]
+    fn a_hostile_filter_value_is_one_lexeme_never_query_syntax() {
+        let q = SearchQuery {
+            terms: vec!["ferry".into()],
+            place: Some(PlaceKey::State {
+                country: "US".into(),
+                admin_code: "CO' | 'x':* & !'y".into(),
+            }),
+            filter: ListFilter {
+                lang: Some("en' | '=len".into()),
+                country: Some("CA".into()),
+            },
+            ..SearchQuery::default()
+        };
+        assert_eq!(filter_query(&q).as_deref(), Some("'=psUSCOxy' & '=xenlenCA'"));
+        assert_eq!(filter_query(&SearchQuery::default()), None);
+        assert_eq!(
+            story_lexemes("fr", "CA", &[PlaceKey::City(store::content::CityId(6_325_494))]),
+            "=lfr =kCA =xfrCA =pc6325494"
+        );
     }
 }
