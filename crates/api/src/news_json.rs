@@ -154,12 +154,23 @@ impl NewsItem {
             cluster.newest_ms,
             now_ms,
         );
+        // A feed's one picture is often all three: signed once (D433).
+        let img_url = images.url(&row.img_url);
+        let same_as_img = |url: &str| {
+            if url == row.img_url {
+                img_url.clone()
+            } else {
+                images.url(url)
+            }
+        };
+        let org_img_url = same_as_img(&row.org_img_url);
+        let thumbnail_url = same_as_img(&row.thumbnail_url);
         NewsItem {
             news_id: row.news_id,
             title: row.title,
-            org_img_url: images.url(&row.org_img_url),
-            img_url: images.url(&row.img_url),
-            thumbnail_url: images.url(&row.thumbnail_url),
+            org_img_url,
+            img_url,
+            thumbnail_url,
             video_url: row.video_url,
             voice_url: row.voice_url,
             content: if row.content_type == "html" {

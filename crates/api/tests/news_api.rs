@@ -135,6 +135,15 @@ async fn latest_pages_newest_first_without_gaps_or_repeats(app: &TestApp) {
     assert_eq!(first["context"], serde_json::json!({}));
     // Every other item of the corpus is seen once; the two other fire items are skipped.
     assert_eq!(latest.len(), (CAPITOL_ITEMS + 3) + 8 + 4 + 2 - 2);
+    // D433: a page of 2 reads 3 rows at a time, all of them the fire story's: the page
+    // reads on and is still full, and paging by 2 sees the same items.
+    let two = data(app, "/api/news/feed?channel=latest&size=2").await;
+    assert_eq!(two["list"].as_array().unwrap().len(), 2, "{two}");
+    let (by_two, _) = all_pages(app, "/api/news/feed?channel=latest&size=2").await;
+    assert_eq!(
+        by_two.iter().map(|i| i["news_id"].as_i64()).collect::<Vec<_>>(),
+        latest.iter().map(|i| i["news_id"].as_i64()).collect::<Vec<_>>()
+    );
 }
 
 async fn news_item_has_every_field_and_strings_are_never_null(app: &TestApp) {

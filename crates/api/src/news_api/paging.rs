@@ -32,10 +32,24 @@ fn key(row: &NewsRow) -> After {
     }
 }
 
-/// How many batches a newest-first page reads at most before it is given short (with a
-/// token to go on): more for a reader whose blocks and mutes hide rows (D270).
-fn max_batches(view: &ReaderView) -> usize {
-    if view.hides_nothing() { 4 } else { 8 }
+/// How a newest-first page of `size` reads its list (D433): a batch is the page, one row
+/// to tell whether more follow, and spare rows for those skipped (a story already shown:
+/// a quarter of the page; for a reader whose blocks and mutes hide rows, a page more,
+/// D270). Every row read is made whole (its text, its publisher, its story), so spare
+/// rows are most of a list's cost when nothing is skipped. At most this many batches
+/// before the page is given short, with a token to go on: about six pages of rows.
+fn reading(size: usize, view: &ReaderView) -> Reading {
+    if view.hides_nothing() {
+        Reading {
+            batch: size + 1 + size / 4,
+            batches: 6,
+        }
+    } else {
+        Reading {
+            batch: size * 2 + 1,
+            batches: 8,
+        }
+    }
 }
 
 /// One page of a newest-first list with each story once and nothing the reader's view
@@ -49,12 +63,7 @@ pub(crate) async fn keyset_page(
     size: usize,
     view: &ReaderView,
 ) -> Result<(Vec<NewsRow>, Option<After>), ApiError> {
-    // Rows of a story already shown are skipped, so read ahead a little.
-    let reading = Reading {
-        batch: size * 2 + 1,
-        batches: max_batches(view),
-    };
-    keyset_page_where(state, listing, filter, after, size, view, reading, |_| true).await
+    keyset_page_where(state, listing, filter, after, size, view, reading(size, view), |_| true).await
 }
 
 /// How a newest-first page reads its list: rows per read, and reads at most.
