@@ -151,5 +151,8 @@ print(f"| {name} `{path}` | {n} / {int(size):,} B | {float(rps):,.0f} | {p99} ms
 PY
   tail -n 1 "$OUT/$TAG.md"
 done
-echo "- Server peak RSS (VmHWM): $(awk '/VmHWM/ {printf "%.1f MB", $2 / 1024}' "/proc/$APP_PID/status")" >>"$OUT/$TAG.md"
+# Since D434 the readers map the content file: the pages they touched count in RSS (RssFile, the
+# OS's file cache) beside the server's own memory (RssAnon).
+echo "- Server peak RSS (VmHWM): $(awk '/VmHWM/ {printf "%.1f MB", $2 / 1024}' "/proc/$APP_PID/status"); at the end\
+ $(awk '/RssAnon|RssFile/ {printf "%s %.1f MB ", $1, $2 / 1024}' "/proc/$APP_PID/status")" >>"$OUT/$TAG.md"
 cat "$OUT/$TAG.md"

@@ -131,7 +131,7 @@ pub fn write(run: &Run, out: &Path) -> anyhow::Result<()> {
     );
     let _ = writeln!(
         md,
-        "- Server memory (RSS): {:.1} MB at the start, {:.1} MB after warm-up, {:.1} MB at the end, {:.1} MB at most:\n  \
+        "- Server memory (RssAnon, its own): {:.1} MB at the start, {:.1} MB after warm-up, {:.1} MB at the end, {:.1} MB at most:\n  \
          **{growth:+.1}%** from the end of warm-up to the end (peak {peak_growth:+.1}%; target < 10%).",
         first.rss_kb as f64 / 1024.0,
         after_warm.rss_kb as f64 / 1024.0,

@@ -16,6 +16,7 @@ pub enum Database {
 pub struct Sample {
     /// Seconds since the load started.
     pub at_s: f64,
+    /// Resident memory of its own (RssAnon), without the mapped database (D434).
     pub rss_kb: u64,
     pub fds: u64,
     /// The database files (SQLite) or `pg_database_size` (PostgreSQL).
@@ -29,7 +30,9 @@ pub fn sample(pid: u32, db: &Database, at_s: f64, wal_start: u64) -> Sample {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let rss_kb = status
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        // The server's own memory: since D434 its SQLite readers map the content file, and
+        // the pages they touch (the OS's file cache) count in VmRSS as the file grows.
+        .find_map(|l| l.strip_prefix("RssAnon:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or(0);
     let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, |d| d.count() as u64);
