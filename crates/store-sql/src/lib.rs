@@ -73,6 +73,7 @@ pub mod postgres;
 pub mod sqlite;
 
 mod accounts;
+mod common_words;
 mod engine;
 mod purge;
 mod push;

@@ -1417,7 +1417,10 @@ impl ContentStore for PgStore {
         let Some(whole) = self.search_words(&words, false).await? else {
             return Ok(Vec::new());
         };
-        let whole_count = self.count_words(&whole.matched).await?;
+        let whole_count = self
+            .common_words
+            .count(&whole.matched, self.count_words(&whole.matched))
+            .await?;
         let prefixed = whole_count < WHOLE_WORD_ENOUGH;
         let words = if prefixed {
             match self.search_words(&words, true).await? {

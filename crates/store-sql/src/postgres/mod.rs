@@ -56,6 +56,8 @@ impl Drop for PgStartupLock {
 pub struct PgStore {
     pub(crate) pool: PgPool,
     generation: store::content::Generation,
+    /// Searches' whole words counted common lately (D435).
+    common_words: crate::common_words::CommonWords,
 }
 
 /// The rows the areas' shared bodies read ([`crate::engine`]).
@@ -143,6 +145,7 @@ impl PgStore {
         Ok(PgStore {
             pool,
             generation: Default::default(),
+            common_words: Default::default(),
         })
     }
 }

@@ -558,13 +558,17 @@ impl ContentStore for SqliteStore {
             limit,
             async |at_most| {
                 let whole = fts_query(&words, false);
-                self.content_read
-                    .read(move |conn| {
-                        conn.prepare_cached(
-                            "SELECT count(*) FROM (SELECT 1 FROM news_fts WHERE news_fts MATCH ?1 LIMIT +?2)",
-                        )?
-                        .query_row(rusqlite::params![whole, at_most], |r| r.get(0))
-                    })
+                let counting = whole.clone();
+                self.common_words
+                    .count(
+                        &whole,
+                        self.content_read.read(move |conn| {
+                            conn.prepare_cached(
+                                "SELECT count(*) FROM (SELECT 1 FROM news_fts WHERE news_fts MATCH ?1 LIMIT +?2)",
+                            )?
+                            .query_row(rusqlite::params![counting, at_most], |r| r.get(0))
+                        }),
+                    )
                     .await
             },
             |tier: Tier, prefix, n| {

@@ -48,6 +48,8 @@ pub struct SqliteStore {
     content_read: content_read::ContentReader,
     content: content_write::ContentWriter,
     generation: Arc<store::content::Generation>,
+    /// Searches' whole words counted common lately (D435).
+    common_words: crate::common_words::CommonWords,
 }
 
 /// Page sizes of new files. Guest sessions insert into a random-keyed device index:
@@ -205,6 +207,7 @@ impl SqliteStore {
             content_read,
             content: content_writer,
             generation,
+            common_words: Default::default(),
         })
     }
 }
