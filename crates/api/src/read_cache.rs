@@ -260,6 +260,9 @@ impl ReadCache {
     }
 
     fn put(&self, key: &str, entry: &Arc<Entry>, now_ms: i64) {
+        // Answers let go of are freed after the lock is released (D436): a full table's
+        // thousand bodies took milliseconds to free, and every reader waited on the lock.
+        let _let_go: Option<HashMap<Box<str>, Arc<Entry>>>;
         let Ok(mut map) = self.entries.lock() else { return };
         if key.len() > MAX_KEY || entry.body.len() > MAX_BODY {
             // An older answer to the same request must not outlive this one.
@@ -269,9 +272,14 @@ impl ReadCache {
         if map.len() >= MAX_ENTRIES && !map.contains_key(key) {
             // Drop what is stale first; if everything is fresh, start over (a full
             // table of fresh answers means the keys are spread thin anyway).
-            map.retain(|_, e| e.fresh(entry.generation, now_ms));
-            if map.len() >= MAX_ENTRIES {
-                map.clear();
+            let (fresh, stale): (HashMap<_, _>, HashMap<_, _>) = std::mem::take(&mut *map)
+                .into_iter()
+                .partition(|(_, e)| e.fresh(entry.generation, now_ms));
+            if fresh.len() >= MAX_ENTRIES {
+                _let_go = Some(fresh);
+            } else {
+                *map = fresh;
+                _let_go = Some(stale);
             }
         }
         map.insert(key.into(), entry.clone());
@@ -613,5 +621,34 @@ mod tests {
             .await
             .unwrap();
         assert!(matches!(cache.find(&long, 1, 0), Found::Nothing));
+    }
+
+    #[tokio::test]
+    async fn a_full_table_lets_its_stale_answers_go_first() {
+        let cache = ReadCache::default();
+        for i in 0..MAX_ENTRIES {
+            let generation = if i % 2 == 0 { 1 } else { 2 };
+            cache
+                .answer(
+                    &format!("/k{i}"),
+                    generation,
+                    0,
+                    &HeaderMap::new(),
+                    PUBLIC_30,
+                    || async { Ok(1) },
+                )
+                .await
+                .unwrap();
+        }
+        cache
+            .answer("/new", 2, 0, &HeaderMap::new(), PUBLIC_30, || async { Ok(1) })
+            .await
+            .unwrap();
+        assert_eq!(cache.len(), MAX_ENTRIES / 2 + 1, "the fresh half and the new answer");
+        assert!(matches!(cache.find("/k1", 2, 0), Found::Fresh(_)));
+        assert!(
+            matches!(cache.find("/k0", 2, 0), Found::Nothing),
+            "a stale answer let go"
+        );
     }
 }

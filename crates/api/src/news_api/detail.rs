@@ -2,7 +2,7 @@
 //! its place.
 
 use super::cached::{DETAIL_MAX_AGE, RawQuery, kept, request_view};
-use super::paging::{OncePerPage, items};
+use super::paging::{Reading, items, keyset_page_where};
 use super::params::{lang_filter, whole_number};
 use crate::envelope::ApiError;
 use crate::geo_api::Params;
@@ -100,28 +100,24 @@ pub async fn detail(state: &AppState, p: &DetailParams, now: i64, view: &ReaderV
     let related = match place {
         None => Vec::new(),
         Some(city) => {
-            let hidden_extra = if view.hides_nothing() {
-                0
-            } else {
-                RELATED_MAX as i64 * 4
+            // The place's newest stories but this one (D436): read a few more than shown at a
+            // time, and on while the story's own items, hidden ones or repeats fill them.
+            let reading = Reading {
+                batch: RELATED_MAX * 2 + 1,
+                batches: 8,
             };
-            let limit = RELATED_MAX as i64 * 3 + row.cluster.size.clamp(0, 30) + hidden_extra;
-            let rows = state
-                .store
-                .list_news(
-                    &Listing::Places(vec![PlaceKey::City(city)]),
-                    &ListFilter::default(),
-                    None,
-                    limit,
-                )
-                .await?;
-            let mut once = OncePerPage::default();
-            rows.into_iter()
-                .filter(|r| r.news_id != news_id && (cluster_id == ClusterId(0) || r.cluster_id != cluster_id))
-                .filter(|r| !view.hides(r))
-                .filter(|r| once.first(r, true))
-                .take(RELATED_MAX)
-                .collect()
+            let (rows, _) = keyset_page_where(
+                state,
+                &Listing::Places(vec![PlaceKey::City(city)]),
+                &ListFilter::default(),
+                None,
+                RELATED_MAX,
+                view,
+                reading,
+                |r| r.news_id != news_id && (cluster_id == ClusterId(0) || r.cluster_id != cluster_id),
+            )
+            .await?;
+            rows
         }
     };
     Ok(NewsDetail {
