@@ -260,9 +260,6 @@ impl ReadCache {
     }
 
     fn put(&self, key: &str, entry: &Arc<Entry>, now_ms: i64) {
-        // Answers let go of are freed after the lock is released (D436): a full table's
-        // thousand bodies took milliseconds to free, and every reader waited on the lock.
-        let _let_go: Option<HashMap<Box<str>, Arc<Entry>>>;
         let Ok(mut map) = self.entries.lock() else { return };
         if key.len() > MAX_KEY || entry.body.len() > MAX_BODY {
             // An older answer to the same request must not outlive this one.
@@ -272,14 +269,9 @@ impl ReadCache {
         if map.len() >= MAX_ENTRIES && !map.contains_key(key) {
             // Drop what is stale first; if everything is fresh, start over (a full
             // table of fresh answers means the keys are spread thin anyway).
-            let (fresh, stale): (HashMap<_, _>, HashMap<_, _>) = std::mem::take(&mut *map)
-                .into_iter()
-                .partition(|(_, e)| e.fresh(entry.generation, now_ms));
-            if fresh.len() >= MAX_ENTRIES {
-                _let_go = Some(fresh);
-            } else {
-                *map = fresh;
-                _let_go = Some(stale);
+            map.retain(|_, e| e.fresh(entry.generation, now_ms));
+            if map.len() >= MAX_ENTRIES {
+                map.clear();
             }
         }
         map.insert(key.into(), entry.clone());
