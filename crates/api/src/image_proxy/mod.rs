@@ -164,11 +164,22 @@ pub struct ImageProxy {
     /// Addresses already signed (D433): a list's cards repeat their publishers' icons and
     /// the next reader's list repeats this one's pictures, and signing (parsing the
     /// address, HMAC, two base64 passes) was a tenth of an uncached list's CPU.
-    signed: Mutex<HashMap<Box<str>, Option<Box<str>>>>,
+    signed: Mutex<Signed>,
 }
 
-/// Signed addresses remembered at most (about 2 MB); past it the memo starts over.
+/// Signed addresses remembered at most; past it the memo starts over.
 const SIGNED_MAX: usize = 8_192;
+/// Bytes of addresses and paths remembered at most: a feed's `<img src>` may be any
+/// length (a `data:` picture, an attacker's megabyte), so the count alone bounds nothing.
+const SIGNED_BYTES: usize = 4 << 20;
+
+/// The memo of signed addresses: each address, its path (None: left as it is), and the
+/// bytes of both.
+#[derive(Default)]
+struct Signed {
+    paths: HashMap<Box<str>, Option<Box<str>>>,
+    bytes: usize,
+}
 
 impl ImageProxy {
     pub fn new(config: ImageProxyConfig, public_url: Option<&str>) -> ImageProxy {
@@ -221,15 +232,31 @@ impl ImageProxy {
         if !self.config.enabled || original.is_empty() {
             return None;
         }
-        if let Some(known) = self.signed.lock().unwrap_or_else(PoisonError::into_inner).get(original) {
+        if let Some(known) = self
+            .signed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .paths
+            .get(original)
+        {
             return known.as_deref().map(str::to_string);
         }
         let signed = self.sign_if_remote(original);
-        let mut memo = self.signed.lock().unwrap_or_else(PoisonError::into_inner);
-        if memo.len() >= SIGNED_MAX {
-            memo.clear();
+        let bytes = original.len() + signed.as_ref().map_or(0, String::len);
+        if bytes > MAX_URL_BYTES * 4 {
+            return signed; // too long to be worth remembering (and never signed)
         }
-        memo.insert(original.into(), signed.as_deref().map(Into::into));
+        let mut memo = self.signed.lock().unwrap_or_else(PoisonError::into_inner);
+        if memo.paths.len() >= SIGNED_MAX || memo.bytes + bytes > SIGNED_BYTES {
+            *memo = Signed::default();
+        }
+        if memo
+            .paths
+            .insert(original.into(), signed.as_deref().map(Into::into))
+            .is_none()
+        {
+            memo.bytes += bytes;
+        }
         signed
     }
 
@@ -435,9 +462,25 @@ mod tests {
             let other = format!("https://img.example/{i}.jpg");
             assert_eq!(p.url(&other), p.path_for(&other));
         }
-        let remembered = p.signed.lock().unwrap().len();
+        let remembered = p.signed.lock().unwrap().paths.len();
         assert!(remembered <= SIGNED_MAX, "{remembered} remembered");
         assert_eq!(p.url(url), p.path_for(url), "signed again after the memo started over");
+    }
+
+    /// An attacker's feed fills its articles with huge `<img src>` values, each different:
+    /// the memo's bytes stay bounded, and the pictures are still left as they are.
+    #[test]
+    fn d433_huge_or_many_long_addresses_do_not_grow_the_memo_past_its_bytes() {
+        let p = proxy(true);
+        let huge = format!("data:image/png;base64,{}", "A".repeat(1 << 20));
+        assert_eq!(p.url(&huge), huge, "left as it is");
+        assert!(p.signed.lock().unwrap().paths.is_empty(), "too long to remember");
+        for i in 0..4_000 {
+            let long = format!("https://img.example/{i}/{}", "a".repeat(MAX_URL_BYTES - 40));
+            assert_eq!(p.url(&long), p.path_for(&long));
+        }
+        let bytes = p.signed.lock().unwrap().bytes;
+        assert!(bytes <= SIGNED_BYTES, "{bytes} bytes remembered");
     }
 
     #[test]
