@@ -262,7 +262,7 @@ pub async fn ingest_once(
     retention: StoryRetention,
     progress: Option<&Progress>,
 ) -> Result<RoundReport> {
-    let pipeline = Pipeline::keeping(store, fetcher()?, retention);
+    let pipeline = Pipeline::keeping(store.clone(), fetcher()?, retention);
     let reports = match progress {
         Some(p) => {
             let reports = pipeline.run_round_watched(true, &FeedProgress(p)).await;
@@ -277,6 +277,11 @@ pub async fn ingest_once(
         if let Some(e) = &r.error {
             println!("  failed: {}: {e}", r.url);
         }
+    }
+    if total.inserted + total.updated > 0 {
+        // A bulk load leaves the search index in one piece (D438; ten seconds at a million).
+        tracing::info!("merging the search index");
+        store.merge_search_index().await?;
     }
     Ok(total)
 }

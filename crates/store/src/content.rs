@@ -277,6 +277,24 @@ pub struct NewsRow {
     pub cluster: ClusterStats,
 }
 
+impl NewsRow {
+    /// The item's story holds other items too.
+    pub fn in_a_story(&self) -> bool {
+        self.cluster_id != ClusterId(0) && self.cluster.size > 1
+    }
+}
+
+/// [`ContentStore::story`]'s answer.
+#[derive(Debug, Clone)]
+pub struct StoryRows {
+    /// With its content.
+    pub news: NewsRow,
+    /// `None` when the publisher is gone.
+    pub media: Option<MediaSource>,
+    /// The story's items, newest first, this one among them; empty when it is alone.
+    pub cluster: Vec<NewsRow>,
+}
+
 /// Filters every list shares.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListFilter {
@@ -554,6 +572,12 @@ pub trait ContentStore: Send + Sync {
         Ok(())
     }
 
+    /// Bring the full-text index into the shape searches read fastest, after a bulk load
+    /// (D438: SQLite merges its index's segments into one). Nothing to do by default.
+    async fn merge_search_index(&self) -> Result<()> {
+        Ok(())
+    }
+
     /// Items published between the two times (inclusive), for clustering.
     async fn cluster_candidates(&self, from_ms: i64, to_ms: i64) -> Result<Vec<ClusterCandidate>>;
 
@@ -572,6 +596,22 @@ pub trait ContentStore: Send + Sync {
 
     /// One item with its content.
     async fn news(&self, news_id: NewsId) -> Result<Option<NewsRow>>;
+
+    /// One item with its content, its publisher and, when its story holds more than it, up
+    /// to `cluster_limit` of the story's items newest first: what a story's page reads
+    /// before its related stories. An engine reads them in one go where it can (D437).
+    async fn story(&self, news_id: NewsId, cluster_limit: i64) -> Result<Option<StoryRows>> {
+        let Some(news) = self.news(news_id).await? else {
+            return Ok(None);
+        };
+        let media = self.media(news.media_id).await?;
+        let cluster = if news.in_a_story() {
+            self.cluster_items(news.cluster_id, cluster_limit).await?
+        } else {
+            Vec::new()
+        };
+        Ok(Some(StoryRows { news, media, cluster }))
+    }
     /// Stories' public reaction counts (`like_count`, D394). Not a change readers wait for:
     /// the read caches show it within their age limit (D140), it does not empty them.
     async fn set_like_counts(&self, counts: &[(NewsId, i64)]) -> Result<()>;

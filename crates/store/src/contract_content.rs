@@ -509,6 +509,21 @@ pub async fn clusters_count_items_and_publishers_and_rank_top(store: &dyn Store)
     assert_eq!(items[0].cluster.newest_ms, T0 + 3 * HOUR);
     let row = store.news(both[1].news_id()).await.unwrap().unwrap();
     assert_eq!(row.cluster_id, own_cluster(first));
+    // D437: a story's page in one read: the item with its content, its publisher, its story.
+    let story = store.story(both[1].news_id(), 10).await.unwrap().unwrap();
+    assert_eq!(story.news, row, "the item as `news` reads it, content and all");
+    assert_eq!(story.media.map(|m| m.media_id), Some(b));
+    assert_eq!(
+        ids(&story.cluster),
+        ids(&items),
+        "the story's items as `cluster_items` lists them"
+    );
+    let alone = store.story(lone, 10).await.unwrap().unwrap();
+    assert_eq!(alone.news.news_id, lone);
+    assert!(alone.cluster.is_empty(), "an item alone has no story to list");
+    let short = store.story(first, 2).await.unwrap().unwrap();
+    assert_eq!(ids(&short.cluster), ids(&items[..2]), "at most the limit, newest first");
+    assert!(store.story(NewsId(i64::MAX), 10).await.unwrap().is_none());
     let top = store.top_news(&ListFilter::default(), T0 - HOUR, 0, 10).await.unwrap();
     assert_eq!(top.len(), 2, "one lead per cluster");
     assert_eq!(

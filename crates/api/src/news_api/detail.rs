@@ -59,8 +59,13 @@ impl DetailParams {
 pub async fn detail(state: &AppState, p: &DetailParams, now: i64, view: &ReaderView) -> Result<NewsDetail, ApiError> {
     let news_id = p.news_id;
     let lang = p.lang.unwrap_or(Locale::DEFAULT);
-    let row = state.store.news(news_id).await?.ok_or(ApiError::NotFound)?;
-    let media: MediaDoc = match state.store.media(row.media_id).await? {
+    let story = state
+        .store
+        .story(news_id, CLUSTER_MAX + 1)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let row = story.news;
+    let media: MediaDoc = match story.media {
         Some(m) => MediaDoc {
             follow_status: view.follow_status(m.media_id),
             ..MediaDoc::new(m, &state.image_proxy)
@@ -84,14 +89,11 @@ pub async fn detail(state: &AppState, p: &DetailParams, now: i64, view: &ReaderV
         },
     };
     let cluster_id = row.cluster_id;
-    let cluster = if cluster_id != ClusterId(0) && row.cluster.size > 1 {
-        let rows = state.store.cluster_items(cluster_id, CLUSTER_MAX + 1).await?;
-        rows.into_iter()
-            .filter(|r| r.news_id != news_id && !view.hides(r))
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let cluster: Vec<_> = story
+        .cluster
+        .into_iter()
+        .filter(|r| r.news_id != news_id && !view.hides(r))
+        .collect();
     let place = row
         .city_ids
         .first()

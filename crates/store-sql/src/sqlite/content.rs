@@ -5,14 +5,14 @@
 use crate::rows::{media_row, news_row, special_row};
 use crate::sqlite::SqliteStore;
 use crate::sqlite::content_write::{self as w, Change};
-use crate::sqlite::search_tags;
+use crate::sqlite::{search_tags, top_walk};
 use async_trait::async_trait;
 use rusqlite::OptionalExtension;
 use rusqlite::types::Value;
 use store::content::{
     After, ClaimedFeed, ClusterCandidate, ClusterChoice, ClusterId, FeedHealth, FeedId, FeedStatus, FetchRecord,
     ImportReport, ListFilter, Listing, MediaId, MediaSource, Near, NewFeed, NewsId, NewsRecord, NewsRow, PlaceKey,
-    PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, Tier, Upserted, news_in_order, search_page,
+    PublisherFeeds, SEARCH_RANKED_MAX, SearchQuery, Special, StoryRows, Tier, Upserted, news_in_order, search_page,
 };
 use store::{ContentStore, Result, StoreError};
 
@@ -84,6 +84,45 @@ fn news_rows(conn: &rusqlite::Connection, sql: &str, params: &[Value]) -> rusqli
     rows.collect()
 }
 
+/// One item with its content.
+fn news_on(conn: &rusqlite::Connection, news_id: NewsId) -> rusqlite::Result<Option<NewsRow>> {
+    let rows = news_rows(
+        conn,
+        concat!(
+            "SELECT ",
+            news_columns!("n.content"),
+            news_from!(),
+            "WHERE n.news_id = ?1"
+        ),
+        &[Value::Integer(news_id.0)],
+    )?;
+    Ok(rows.into_iter().next())
+}
+
+fn media_on(conn: &rusqlite::Connection, media_id: MediaId) -> rusqlite::Result<Option<MediaSource>> {
+    conn.prepare_cached(concat!(
+        "SELECT ",
+        media_columns!(),
+        " FROM media_sources m WHERE m.media_id = ?1"
+    ))?
+    .query_row([media_id.0], |r| media_row(r))
+    .optional()
+}
+
+/// A story's items, newest first.
+fn cluster_items_on(conn: &rusqlite::Connection, cluster_id: ClusterId, limit: i64) -> rusqlite::Result<Vec<NewsRow>> {
+    news_rows(
+        conn,
+        concat!(
+            "SELECT ",
+            news_columns!("''"),
+            news_from!(),
+            "WHERE n.cluster_id = ?1 ORDER BY n.publish_time DESC, n.news_id DESC LIMIT +?2"
+        ),
+        &[Value::Integer(cluster_id.0), Value::Integer(limit)],
+    )
+}
+
 /// An optional text parameter.
 fn text(v: Option<&str>) -> Value {
     v.map_or(Value::Null, |s| Value::Text(s.to_string()))
@@ -110,27 +149,12 @@ fn fts_query(words: &[String], last_as_prefix: bool) -> String {
         .join(" ")
 }
 
-/// Top news (D410): each six-hour bucket of the window walked in rank order on
-/// `story_clusters_top`, at most a page (with its offset) from each, filtered on the
-/// index alone; the best of those, then only their lead items read whole. The window
-/// starts at the start of its first bucket (so no walk passes over older clusters) and
-/// its buckets run from the newest cluster's down: the work is a page per bucket however
-/// many stories the database or the window holds, and none when the window is empty.
-const TOP_NEWS_SQL: &str = concat!(
-    "WITH RECURSIVE buckets(b) AS (SELECT max(newest) / 21600000 FROM story_clusters \
-         WHERE newest >= ?3 / 21600000 * 21600000 \
-       UNION ALL SELECT b - 1 FROM buckets WHERE b > ?3 / 21600000) \
-     SELECT ",
+/// The lead items of the given clusters (a JSON array of ids), in no order (D439).
+const TOP_LEADS_SQL: &str = concat!(
+    "SELECT ",
     news_columns!("''"),
-    " FROM (SELECT c.cluster_id AS k_cluster, c.media_count AS k_media, c.size AS k_size, c.newest AS k_newest \
-        FROM buckets JOIN story_clusters c WHERE c.cluster_id IN (SELECT x.cluster_id FROM story_clusters x \
-          WHERE x.newest / 21600000 = buckets.b \
-          AND (?1 IS NULL OR x.lang = ?1) AND (?2 IS NULL OR x.country = ?2) \
-          ORDER BY x.media_count DESC, x.size DESC, x.newest DESC, x.cluster_id DESC LIMIT +?4 + ?5) \
-        ORDER BY c.media_count DESC, c.size DESC, c.newest DESC, c.cluster_id DESC LIMIT +?4 OFFSET +?5) k \
-      JOIN story_clusters c ON c.cluster_id = k.k_cluster JOIN news_items n ON n.news_id = c.lead_id \
-      JOIN media_sources m ON m.media_id = n.media_id \
-      ORDER BY k.k_media DESC, k.k_size DESC, k.k_newest DESC, k.k_cluster DESC"
+    news_from!(),
+    "WHERE n.news_id IN (SELECT lead_id FROM story_clusters WHERE cluster_id IN (SELECT value FROM json_each(?1)))"
 );
 
 impl SqliteStore {
@@ -346,6 +370,10 @@ impl ContentStore for SqliteStore {
         self.content.commit().await
     }
 
+    async fn merge_search_index(&self) -> Result<()> {
+        self.content.merge_search().await
+    }
+
     async fn upsert_items(
         &self,
         feed_id: FeedId,
@@ -423,17 +451,7 @@ impl ContentStore for SqliteStore {
     }
 
     async fn media(&self, media_id: MediaId) -> Result<Option<MediaSource>> {
-        self.content_read
-            .read(move |conn| {
-                conn.prepare_cached(concat!(
-                    "SELECT ",
-                    media_columns!(),
-                    " FROM media_sources m WHERE m.media_id = ?1"
-                ))?
-                .query_row([media_id.0], |r| media_row(r))
-                .optional()
-            })
-            .await
+        self.content_read.read(move |conn| media_on(conn, media_id)).await
     }
 
     async fn search_media(&self, folded: &str, offset: i64, limit: i64) -> Result<Vec<MediaSource>> {
@@ -453,22 +471,26 @@ impl ContentStore for SqliteStore {
     }
 
     async fn news(&self, news_id: NewsId) -> Result<Option<NewsRow>> {
-        let rows = self
-            .content_read
+        self.content_read.read(move |conn| news_on(conn, news_id)).await
+    }
+
+    /// The three reads on one reader, in one trip to a blocking thread (D437): each trip
+    /// is a thread woken and waited for, a quarter of a story page's time at a million.
+    async fn story(&self, news_id: NewsId, cluster_limit: i64) -> Result<Option<StoryRows>> {
+        self.content_read
             .read(move |conn| {
-                news_rows(
-                    conn,
-                    concat!(
-                        "SELECT ",
-                        news_columns!("n.content"),
-                        news_from!(),
-                        "WHERE n.news_id = ?1"
-                    ),
-                    &[Value::Integer(news_id.0)],
-                )
+                let Some(news) = news_on(conn, news_id)? else {
+                    return Ok(None);
+                };
+                let media = media_on(conn, news.media_id)?;
+                let cluster = if news.in_a_story() {
+                    cluster_items_on(conn, news.cluster_id, cluster_limit)?
+                } else {
+                    Vec::new()
+                };
+                Ok(Some(StoryRows { news, media, cluster }))
             })
-            .await?;
-        Ok(rows.into_iter().next())
+            .await
     }
 
     async fn list_news(
@@ -516,33 +538,33 @@ impl ContentStore for SqliteStore {
     }
 
     async fn top_news(&self, filter: &ListFilter, since_ms: i64, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
-        let params = [
-            text(filter.lang.as_deref()),
-            text(filter.country.as_deref()),
-            Value::Integer(since_ms),
-            Value::Integer(limit),
-            Value::Integer(offset),
-        ];
+        let filter = filter.clone();
+        let (offset, limit) = (
+            usize::try_from(offset).unwrap_or(0),
+            usize::try_from(limit).unwrap_or(0),
+        );
         self.content_read
-            .read(move |conn| news_rows(conn, TOP_NEWS_SQL, &params))
+            .read(move |conn| {
+                let ranked = top_walk::ranked_clusters(
+                    conn,
+                    filter.lang.as_deref(),
+                    filter.country.as_deref(),
+                    since_ms,
+                    offset,
+                    limit,
+                )?;
+                let ids = Value::Text(serde_json::to_string(&ranked).unwrap_or_else(|_| "[]".into()));
+                let mut rows = news_rows(conn, TOP_LEADS_SQL, &[ids])?;
+                let at = |r: &NewsRow| ranked.iter().position(|&c| c == r.cluster_id.0);
+                rows.sort_by_key(at);
+                Ok(rows)
+            })
             .await
     }
 
     async fn cluster_items(&self, cluster_id: ClusterId, limit: i64) -> Result<Vec<NewsRow>> {
-        let params = [Value::Integer(cluster_id.0), Value::Integer(limit)];
         self.content_read
-            .read(move |conn| {
-                news_rows(
-                    conn,
-                    concat!(
-                        "SELECT ",
-                        news_columns!("''"),
-                        news_from!(),
-                        "WHERE n.cluster_id = ?1 ORDER BY n.publish_time DESC, n.news_id DESC LIMIT +?2"
-                    ),
-                    &params,
-                )
-            })
+            .read(move |conn| cluster_items_on(conn, cluster_id, limit))
             .await
     }
 
@@ -644,43 +666,5 @@ impl ContentStore for SqliteStore {
 
     fn content_generation(&self) -> u64 {
         self.generation.get()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// D410: top news walks each bucket of the window on `story_clusters_top`, in its
-    /// order, and reads no item to filter; it never sorts every cluster of the window.
-    #[tokio::test]
-    async fn top_news_walks_each_bucket_in_rank_order() {
-        let dir = std::env::temp_dir().join(format!("lw-top-plan-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let store = SqliteStore::open_file(&dir.join("plan.sqlite")).await.unwrap();
-        let plan: Vec<String> = store
-            .content_read
-            .read(|conn| {
-                conn.prepare(&format!("EXPLAIN QUERY PLAN {TOP_NEWS_SQL}"))?
-                    .query_map(rusqlite::params![Some("fr"), Some("CA"), 0_i64, 21_i64, 0_i64], |r| {
-                        r.get::<_, String>(3)
-                    })?
-                    .collect()
-            })
-            .await
-            .unwrap();
-        let _ = std::fs::remove_dir_all(&dir);
-        // The walk inside a bucket: the index in its own order, nothing else read.
-        assert!(
-            plan.iter()
-                .any(|d| d.contains("SEARCH x USING COVERING INDEX story_clusters_top (<expr>=?)")),
-            "{plan:#?}"
-        );
-        // Only the buckets' pages are sorted: one sort, never one inside the walk.
-        assert_eq!(
-            plan.iter().filter(|d| d.contains("TEMP B-TREE FOR ORDER BY")).count(),
-            1,
-            "{plan:#?}"
-        );
     }
 }

@@ -12,7 +12,7 @@
 //! merging was most of the store's time. Every other write ([`ContentWriter::write`])
 //! commits the open group with it and answers once it is durable.
 
-use super::search_tags;
+use super::{search_merge, search_tags};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -128,6 +128,8 @@ struct Job {
 enum Message {
     Job(Job),
     Commit(oneshot::Sender<Result<()>>),
+    /// Merge the full-text indexes into one segment each (D438), after the open group.
+    MergeSearch(oneshot::Sender<Result<()>>),
 }
 
 /// The content writer: a thread that owns the connection, and its queue.
@@ -177,6 +179,14 @@ impl ContentWriter {
         answer.await.map_err(|_| stopped())?
     }
 
+    /// Merge the full-text indexes into one segment each (D438): what a bulk load ends
+    /// with; the writer does it on its own when idle, at most hourly.
+    pub async fn merge_search(&self) -> Result<()> {
+        let (reply, answer) = oneshot::channel();
+        self.jobs.send(Message::MergeSearch(reply)).map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?
+    }
+
     async fn submit<T, F>(&self, when: When, change: Change, work: F) -> Result<T>
     where
         T: Send + 'static,
@@ -215,12 +225,27 @@ struct Group {
     content: bool,
     /// Callers of [`When::Now`] jobs, answered after the commit.
     answers: Vec<Answer>,
+    /// Full-text rows were committed (for [`search_merge::Schedule`]).
+    texts_committed: bool,
 }
 
 fn run(conn: Connection, path: &Path, rx: &mpsc::Receiver<Message>, generation: &Generation, commit_after: Duration) {
     let mut group = Group::default();
+    let mut merging = search_merge::Schedule::new();
     loop {
+        if std::mem::take(&mut group.texts_committed) {
+            merging.written();
+        }
         let message = match group.opened {
+            // Idle: a step of merging the full-text indexes, when one is due (D438).
+            None if merging.due() => match rx.recv_timeout(search_merge::IDLE) {
+                Ok(message) => Some(message),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    merge_step(&conn, path, &mut merging);
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => None,
+            },
             None => rx.recv().ok(),
             Some(opened) => match rx.recv_timeout(commit_after.saturating_sub(opened.elapsed())) {
                 Ok(message) => Some(message),
@@ -239,6 +264,15 @@ fn run(conn: Connection, path: &Path, rx: &mpsc::Receiver<Message>, generation: 
             Some(Message::Commit(reply)) => {
                 let _ = reply.send(commit(&conn, path, &mut group, generation));
             }
+            Some(Message::MergeSearch(reply)) => {
+                let merged = commit(&conn, path, &mut group, generation).and_then(|()| {
+                    search_merge::all(&conn).map_err(db)?;
+                    merging.stepped(true);
+                    settle_wal_if_large(&conn, path);
+                    Ok(())
+                });
+                let _ = reply.send(merged);
+            }
             Some(Message::Job(job)) => {
                 // Other writes run alone, after the group: e.g. removing a feed must
                 // not leave its items' waiting full-text rows to be written after it.
@@ -255,6 +289,19 @@ fn run(conn: Connection, path: &Path, rx: &mpsc::Receiver<Message>, generation: 
             }
         }
     }
+}
+
+/// One step of the idle merge; a failed one is logged and the merge tried again within the
+/// hour (the indexes stay as they were: each step is a transaction).
+fn merge_step(conn: &Connection, path: &Path, merging: &mut search_merge::Schedule) {
+    match search_merge::step(conn) {
+        Ok(done) => merging.stepped(done),
+        Err(e) => {
+            tracing::warn!(error = %e, "merging the full-text index failed; tried again within the hour");
+            merging.stepped(true);
+        }
+    }
+    settle_wal_if_large(conn, path);
 }
 
 /// Run one job in the open group (opening one if needed), in a savepoint of its own so
@@ -309,8 +356,11 @@ fn commit(conn: &Connection, path: &Path, group: &mut Group, generation: &Genera
     if let Err(e) = &done {
         tracing::error!(error = %e, items = text.rows.len(), "a group of content writes could not be committed");
         let _ = conn.execute_batch("ROLLBACK");
-    } else if group.content {
-        generation.bump();
+    } else {
+        group.texts_committed |= !text.rows.is_empty();
+        if group.content {
+            generation.bump();
+        }
     }
     group.content = false;
     for answer in group.answers.drain(..) {
@@ -1036,6 +1086,57 @@ mod tests {
             .query_row("SELECT v FROM news_fts_config WHERE k = 'automerge'", [], |r| r.get(0))
             .unwrap();
         assert_eq!(automerge, 8);
+    }
+
+    /// Segments of `news_fts` and `news_tags` after `n` transactions wrote a row each.
+    fn write_segments(db: &Content, n: i64) -> Connection {
+        let conn = Connection::open(&db.file).unwrap();
+        for id in 1..=n {
+            conn.execute(
+                "INSERT INTO news_fts (rowid, title, summary, body) VALUES (?1, 'council', '', '')",
+                [id],
+            )
+            .unwrap();
+            conn.execute("INSERT INTO news_tags (rowid, tags) VALUES (?1, 'len')", [id])
+                .unwrap();
+        }
+        conn
+    }
+
+    /// D438: a bulk load's merge leaves each full-text index in one segment, every story found.
+    #[tokio::test]
+    async fn d438_merge_search_leaves_each_index_in_one_segment() {
+        let db = Content::new("merge-all").await;
+        let conn = write_segments(&db, 30);
+        assert!(search_merge::segments(&conn, "news_fts").unwrap() > 1);
+        let (writer, _) = db.writer(Duration::from_secs(60));
+        writer.merge_search().await.unwrap();
+        assert_eq!(search_merge::segments(&conn, "news_fts").unwrap(), 1);
+        assert_eq!(search_merge::segments(&conn, "news_tags").unwrap(), 1);
+        assert_eq!(
+            db.count("SELECT count(*) FROM news_fts WHERE news_fts MATCH 'council'"),
+            30
+        );
+    }
+
+    /// D438: a writer with nothing to do merges the indexes on its own.
+    #[tokio::test]
+    async fn d438_an_idle_writer_merges_the_search_index() {
+        let db = Content::new("merge-idle").await;
+        let conn = write_segments(&db, 30);
+        let (_writer, _) = db.writer(Duration::from_secs(60));
+        let merged = async {
+            while search_merge::segments(&conn, "news_fts").unwrap() > 1 {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        };
+        tokio::time::timeout(search_merge::IDLE * 10, merged)
+            .await
+            .expect("merged within a few idle seconds");
+        assert_eq!(
+            db.count("SELECT count(*) FROM news_fts WHERE news_fts MATCH 'council'"),
+            30
+        );
     }
 
     fn wal_len(db: &Path) -> u64 {

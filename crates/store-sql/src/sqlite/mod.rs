@@ -26,9 +26,11 @@ mod content_read;
 mod content_write;
 pub(crate) mod guest_writer;
 mod report_writer;
+mod search_merge;
 mod search_tags;
 mod session_cache;
 mod things_writer;
+mod top_walk;
 
 use guest_writer::GuestWriter;
 use std::path::{Path, PathBuf};
