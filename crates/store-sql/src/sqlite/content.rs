@@ -451,7 +451,7 @@ impl ContentStore for SqliteStore {
     }
 
     async fn media(&self, media_id: MediaId) -> Result<Option<MediaSource>> {
-        self.content_read.read(move |conn| media_on(conn, media_id)).await
+        self.content_read.read_short(move |conn| media_on(conn, media_id)).await
     }
 
     async fn search_media(&self, folded: &str, offset: i64, limit: i64) -> Result<Vec<MediaSource>> {
@@ -471,14 +471,14 @@ impl ContentStore for SqliteStore {
     }
 
     async fn news(&self, news_id: NewsId) -> Result<Option<NewsRow>> {
-        self.content_read.read(move |conn| news_on(conn, news_id)).await
+        self.content_read.read_short(move |conn| news_on(conn, news_id)).await
     }
 
     /// The three reads on one reader, in one trip to a blocking thread (D437): each trip
     /// is a thread woken and waited for, a quarter of a story page's time at a million.
     async fn story(&self, news_id: NewsId, cluster_limit: i64) -> Result<Option<StoryRows>> {
         self.content_read
-            .read(move |conn| {
+            .read_short(move |conn| {
                 let Some(news) = news_on(conn, news_id)? else {
                     return Ok(None);
                 };
@@ -534,7 +534,9 @@ impl ContentStore for SqliteStore {
             Listing::Places(places) if places.len() == 1 => params.push(Value::Text(places[0].key())),
             Listing::Places(places) => params.push(Value::Text(keys_json(places))),
         }
-        self.content_read.read(move |conn| news_rows(conn, sql, &params)).await
+        self.content_read
+            .read_short(move |conn| news_rows(conn, sql, &params))
+            .await
     }
 
     async fn top_news(&self, filter: &ListFilter, since_ms: i64, offset: i64, limit: i64) -> Result<Vec<NewsRow>> {
@@ -544,7 +546,7 @@ impl ContentStore for SqliteStore {
             usize::try_from(limit).unwrap_or(0),
         );
         self.content_read
-            .read(move |conn| {
+            .read_short(move |conn| {
                 let ranked = top_walk::ranked_clusters(
                     conn,
                     filter.lang.as_deref(),
@@ -564,7 +566,7 @@ impl ContentStore for SqliteStore {
 
     async fn cluster_items(&self, cluster_id: ClusterId, limit: i64) -> Result<Vec<NewsRow>> {
         self.content_read
-            .read(move |conn| cluster_items_on(conn, cluster_id, limit))
+            .read_short(move |conn| cluster_items_on(conn, cluster_id, limit))
             .await
     }
 
