@@ -35,9 +35,18 @@ pub fn tags_query(place: Option<&str>, lang: Option<&str>, country: Option<&str>
 const BATCH: i64 = 128;
 const BATCH_MAX: i64 = 8_192;
 
+/// How much denser one list must be than the other for the sparser to walk alone and
+/// ask the denser for each of its rows (D442): past it, reading the denser list from
+/// where the sparser one is read its rows from far below its last read, a batch for
+/// every row of the sparser list (a common word in a small town: 935 µs a read at a
+/// million stories, against 12–38 µs to ask FTS5 for one rowid).
+const PROBE_RATIO: f64 = 128.0;
+
 /// One of the two lists being walked: the rows read and not yet passed.
 struct List {
     sql: &'static str,
+    /// Whether the list holds one rowid.
+    probe_sql: &'static str,
     query: String,
     rows: VecDeque<i64>,
     /// Rows the next read asks for.
@@ -49,15 +58,27 @@ struct List {
 }
 
 impl List {
-    fn new(sql: &'static str, query: String) -> List {
+    fn new(sql: &'static str, probe_sql: &'static str, query: String) -> List {
         List {
             sql,
+            probe_sql,
             query,
             rows: VecDeque::new(),
             batch: BATCH,
             last: None,
             ended: false,
         }
+    }
+
+    /// Its rows per rowid, by its last read.
+    fn density(&self) -> Option<f64> {
+        self.last.map(|(_, d)| d)
+    }
+
+    /// Whether it holds `id`.
+    fn holds(&self, conn: &Connection, id: i64) -> Result<bool> {
+        let mut stmt = conn.prepare_cached(self.probe_sql)?;
+        stmt.exists(rusqlite::params![self.query, id])
     }
 
     /// Its newest row at or below `at`, reading on if needed.
@@ -100,6 +121,8 @@ const WORDS_SQL: &str =
     "SELECT rowid FROM news_fts WHERE news_fts MATCH ?1 AND rowid <= ?2 ORDER BY rowid DESC LIMIT +?3";
 const TAGS_SQL: &str =
     "SELECT rowid FROM news_tags WHERE news_tags MATCH ?1 AND rowid <= ?2 ORDER BY rowid DESC LIMIT +?3";
+const WORDS_PROBE_SQL: &str = "SELECT 1 FROM news_fts WHERE news_fts MATCH ?1 AND rowid = ?2";
+const TAGS_PROBE_SQL: &str = "SELECT 1 FROM news_tags WHERE news_tags MATCH ?1 AND rowid = ?2";
 
 /// The newest `n` stories that match both `words` (a `news_fts` query) and `tags` (a
 /// `news_tags` query) and that `keep` keeps, newest first.
@@ -111,11 +134,30 @@ pub fn intersect(
     mut keep: impl FnMut(i64) -> Result<bool>,
 ) -> Result<Vec<i64>> {
     let mut found = Vec::new();
-    let mut words = List::new(WORDS_SQL, words);
-    let mut tags = List::new(TAGS_SQL, tags);
+    let mut words = List::new(WORDS_SQL, WORDS_PROBE_SQL, words);
+    let mut tags = List::new(TAGS_SQL, TAGS_PROBE_SQL, tags);
     // The newest rowid both lists may still hold.
     let mut at = i64::MAX;
     while found.len() < n {
+        // One list far sparser than the other walks alone and asks the other for each of
+        // its rows (D442); otherwise both are read in batches and stepped together.
+        let ratio = words.density().zip(tags.density()).map(|(w, t)| w / t);
+        let walker = match ratio {
+            Some(r) if r > PROBE_RATIO => Some((&mut tags, &words)),
+            Some(r) if r < 1.0 / PROBE_RATIO => Some((&mut words, &tags)),
+            _ => None,
+        };
+        if let Some((walking, asked)) = walker {
+            let Some(id) = walking.head(conn, at)? else { break };
+            if asked.holds(conn, id)? && keep(id)? {
+                found.push(id);
+            }
+            match id.checked_sub(1) {
+                Some(below) => at = below,
+                None => break,
+            }
+            continue;
+        }
         let Some(word) = words.head(conn, at)? else { break };
         let Some(tag) = tags.head(conn, word)? else { break };
         if tag == word {
@@ -162,6 +204,83 @@ mod tests {
         );
         assert_eq!(tags_query(None, Some("es"), None).as_deref(), Some("\"les\""));
         assert_eq!(tags_query(None, None, Some("US")).as_deref(), Some("\"kUS\""));
+    }
+
+    /// 3,000 stories: "council" in two of three, "quarry" in one of 500; the tag `pcbig` on
+    /// every other story, `pcsmall` on one of 400.
+    fn index() -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE VIRTUAL TABLE news_fts USING fts5 (title, summary, body, content = '', contentless_delete = 1);
+             CREATE VIRTUAL TABLE news_tags USING fts5 (tags, content = '', contentless_delete = 1, detail = none);",
+        )
+        .unwrap();
+        for id in 1..=3_000_i64 {
+            let mut words = vec!["news"];
+            if id % 3 != 0 {
+                words.push("council");
+            }
+            if id % 500 == 7 {
+                words.push("quarry");
+            }
+            let mut tags = vec!["len"];
+            if id % 2 == 0 {
+                tags.push("pcbig");
+            }
+            if id % 400 == 11 {
+                tags.push("pcsmall");
+            }
+            conn.execute(
+                "INSERT INTO news_fts (rowid, title, summary, body) VALUES (?1, ?2, '', '')",
+                rusqlite::params![id, words.join(" ")],
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO news_tags (rowid, tags) VALUES (?1, ?2)",
+                rusqlite::params![id, tags.join(" ")],
+            )
+            .unwrap();
+        }
+        conn
+    }
+
+    fn rowids(conn: &Connection, table: &str, query: &str) -> Vec<i64> {
+        conn.prepare(&format!(
+            "SELECT rowid FROM {table} WHERE {table} MATCH ?1 ORDER BY rowid DESC"
+        ))
+        .unwrap()
+        .query_map([query], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_>>()
+        .unwrap()
+    }
+
+    /// D430, D442: whichever way the lists are walked (both in batches, or the sparser
+    /// alone asking the denser for each row, either way round), the answer is the newest
+    /// stories both hold that `keep` keeps.
+    #[test]
+    fn d442_every_walk_finds_exactly_the_newest_stories_both_lists_hold() {
+        let conn = index();
+        for (word, tag) in [
+            ("council", "pcsmall"),
+            ("council", "pcbig"),
+            ("quarry", "pcbig"),
+            ("quarry", "pcsmall"),
+        ] {
+            let tagged = rowids(&conn, "news_tags", tag);
+            let both: Vec<i64> = rowids(&conn, "news_fts", word)
+                .into_iter()
+                .filter(|id| tagged.contains(id) && id % 5 != 0)
+                .collect();
+            for n in [1, 3, 21, 5_000] {
+                let found = intersect(&conn, format!("\"{word}\""), format!("\"{tag}\""), n, |id| {
+                    Ok(id % 5 != 0)
+                })
+                .unwrap();
+                let want: Vec<i64> = both.iter().copied().take(n).collect();
+                assert_eq!(found, want, "{word} in {tag}, first {n}");
+            }
+        }
     }
 
     /// The filters reach FTS5's query language: whatever a value holds, it stays one
