@@ -170,10 +170,12 @@ impl SqliteStore {
         let country = q.filter.country.clone();
         let category = q.category.clone();
         let since = q.since_ms;
-        let near_tags = q
-            .near_place()
-            .and_then(|place| search_tags::tags_query(Some(&place.key()), None, None));
-        if let (Near::Inside, Some(place)) = (near, near_tags) {
+        if let (Near::Inside, Some(near_place)) = (near, q.near_place()) {
+            // A place key always makes a token; were it ever empty, the tier holds nothing
+            // rather than every match.
+            let Some(place) = search_tags::tags_query(Some(&near_place.key()), None, None) else {
+                return Ok(Vec::new());
+            };
             return self
                 .content_read
                 .read(move |conn| {
