@@ -368,6 +368,10 @@ def main():
     ap.add_argument("--retell", type=float, default=0.0, help="share of items that retell a recent local story")
     ap.add_argument("--stages", default="", help="e.g. 100000,500000: also write stage-K.opml, the feeds that "
                     "bring the items up to each count (the last stage ends at --items)")
+    ap.add_argument("--stage-by", choices=("publisher", "time"), default="publisher",
+                    help="publisher: each stage adds whole publishers, each with its whole year (a backfill, old "
+                    "stories inserted among old ones); time: each stage is the next stretch of the year, every "
+                    "publisher's items of that stretch in a feed file of its own (news arriving as it is written)")
     args = ap.parse_args()
     end = BASE_TIME
     if args.end == "now":
@@ -383,6 +387,18 @@ def main():
         shutil.rmtree(feeds)
     feeds.mkdir(parents=True)
     remaining, index, files, total_bytes, by_format = args.items, 0, [], 0, {"rss": 0, "atom": 0, "json": 0}
+    by_time = bool(args.stages) and args.stage_by == "time"
+    held = []  # (publisher, items) until the stage cuts are known (--stage-by time)
+    file_stage = {}  # index in files -> its stage (--stage-by time)
+
+    def write_feed(pub, items, stem):
+        text = {"rss": write_rss, "atom": write_atom, "json": write_json}[pub.format](pub, items)
+        name = f"{stem}.{ {'rss': 'xml', 'atom': 'atom', 'json': 'json'}[pub.format] }"
+        data = text.encode("utf-8")
+        (feeds / name).write_bytes(data)
+        files.append((pub, name, len(items)))
+        return len(data)
+
     while remaining > 0:
         n = rng.randint(50, 200)
         if remaining - n < 50:
@@ -409,15 +425,26 @@ def main():
                 k = bisect.bisect_right(local[0], it["when"])
                 local[0].insert(k, it["when"])
                 local[1].insert(k, it)
-        text = {"rss": write_rss, "atom": write_atom, "json": write_json}[pub.format](pub, items)
-        name = f"{pub.key}.{ {'rss': 'xml', 'atom': 'atom', 'json': 'json'}[pub.format] }"
-        data = text.encode("utf-8")
-        (feeds / name).write_bytes(data)
-        files.append((pub, name, n))
-        total_bytes += len(data)
+        if by_time:
+            held.append((pub, items))
+        else:
+            total_bytes += write_feed(pub, items, f"{pub.key}")
         by_format[pub.format] += n
         remaining -= n
         index += 1
+    if by_time:
+        # Stage K holds the items published between the (K-1)th and Kth cut of the whole
+        # corpus in time order, so each stage's count is exact and its stories are newer
+        # than every earlier stage's.
+        times = sorted(it["when"] for _, items in held for it in items)
+        cuts = [times[int(x)] for x in args.stages.split(",") if x] + [end + dt.timedelta(days=1)]
+        for k, cut in enumerate(cuts):
+            low = cuts[k - 1] if k else dt.datetime.min.replace(tzinfo=dt.timezone.utc)
+            for pub, items in held:
+                part = [it for it in items if low <= it["when"] < cut]
+                if part:
+                    total_bytes += write_feed(pub, part, f"{pub.key}.s{k + 1}")
+                    file_stage[len(files) - 1] = k
     def outline(p, name):
         return (f'<outline type="{ {"rss": "rss", "atom": "atom", "json": "json"}[p.format] }" text={quoteattr(p.name)} '
                 f'title={quoteattr(p.name)} xmlUrl={quoteattr((feeds / name).as_uri())} htmlUrl="{p.home}" '
@@ -432,10 +459,11 @@ def main():
 
     stage_ends = [int(x) for x in args.stages.split(",") if x] + [args.items]
     stage, upto, stage_lines, stage_items = 0, 0, [], []
-    for p, name, count in files:
+    for i, (p, name, count) in enumerate(files):
         stage_lines.append(outline(p, name))
         upto += count
-        if upto >= stage_ends[stage] or (p, name, count) == files[-1]:
+        ends_stage = file_stage.get(i + 1) != file_stage[i] if by_time else upto >= stage_ends[stage]
+        if ends_stage or i == len(files) - 1:
             if args.stages:
                 (out / f"stage-{stage + 1}.opml").write_text(opml("\n".join(stage_lines)), encoding="utf-8")
             stage_items.append(upto)
@@ -454,7 +482,8 @@ def main():
     summary = {"items": args.items, "files": len(files), "bytes": total_bytes, "seed": args.seed,
                "items_by_format": by_format}
     if args.stages:
-        summary.update(end=end.isoformat(), span_days=args.span_days, retell=args.retell, stage_items=stage_items)
+        summary.update(end=end.isoformat(), span_days=args.span_days, retell=args.retell, stage_items=stage_items,
+                       stage_by=args.stage_by)
     (out / "corpus.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps(summary))
 

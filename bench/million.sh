@@ -5,7 +5,11 @@
 # bodies), then ingests it into a fresh SQLite data dir in three stages (up to 100k, 500k
 # and 1M stories; the feeds of earlier stages are paused, so each stage reads only its
 # own), recording for each stage items/s, peak RSS and the database's size per story,
-# and our raw parser's items/s over the same files for the ratio.
+# and our raw parser's items/s over the same files for the ratio. By default each stage is
+# the next stretch of the year (MILLION_STAGE_BY=time, D444), as a region's news piles up;
+# MILLION_STAGE_BY=publisher adds whole publishers with their whole year instead (the
+# worst case: every story lands among old ones, in every index).
+# MILLION_CORPUS, MILLION_DATA and MILLION_REPORT move the corpus, data dir and report.
 # Writes bench/out/million-ingest.txt; the data dir (bench/out/million-data) is what
 # bench/reading.sh measures reads on (READ_DATA=bench/out/million-data).
 #
@@ -19,34 +23,49 @@ cd "$(dirname "$0")/.."
 BIN="${LOCALWIRE_BIN:-$CARGO_TARGET_DIR/release/localwire}"
 ITEMS="${MILLION_ITEMS:-1000000}"
 STAGES="${MILLION_STAGES:-$((ITEMS / 10)),$((ITEMS / 2))}"
+# time: each stage is the next stretch of the year (news piling up as it is written, D444);
+# publisher: each stage adds publishers with their whole year (a backfill among old stories).
+STAGE_BY="${MILLION_STAGE_BY:-time}"
 OUT=bench/out
-CORPUS="$OUT/million-corpus"
-DATA="$OUT/million-data"
-REPORT="$OUT/million-ingest.txt"
+CORPUS="${MILLION_CORPUS:-$OUT/million-corpus}"
+DATA="${MILLION_DATA:-$OUT/million-data}"
+REPORT="${MILLION_REPORT:-$OUT/million-ingest.txt}"
 for tool in python3 sqlite3; do command -v "$tool" >/dev/null || { echo "bench needs $tool" >&2; exit 1; }; done
 [ -x /usr/bin/time ] || { echo "bench needs GNU time (/usr/bin/time)" >&2; exit 1; }
 [ -x "$BIN" ] || { echo "build first: cargo build --release --bin localwire" >&2; exit 1; }
 mkdir -p "$OUT"
 
 want="\"items\": $ITEMS,"
-if ! grep -q "$want" "$CORPUS/corpus.json" 2>/dev/null || [ bench/make_feed_corpus.py -nt "$CORPUS/corpus.json" ]; then
+if ! grep -q "$want" "$CORPUS/corpus.json" 2>/dev/null || ! grep -q "\"stage_by\": \"$STAGE_BY\"" "$CORPUS/corpus.json" \
+  || [ bench/make_feed_corpus.py -nt "$CORPUS/corpus.json" ]; then
   echo "== generating $ITEMS stories into $CORPUS"
   python3 bench/make_feed_corpus.py "$CORPUS" --items "$ITEMS" --end now --span-days 365 --retell 0.2 \
-    --stages "$STAGES"
+    --stages "$STAGES" --stage-by "$STAGE_BY"
 fi
 
-# Runs a command; prints "wall_s peak_kib" (GNU time) and keeps its output in a log.
+# Runs a command; prints "wall_s peak_kib peak_anon_kib" and keeps its output in a log.
+# GNU time's peak RSS counts the pages of the database file the process has mapped (the
+# readers map it, D434): the OS's page cache, which it takes back when memory is short.
+# The peak of RssAnon, sampled every 0.2 s, is the memory the process itself holds.
 measured() { # log, then the command
   local log=$1; shift
-  /usr/bin/time -f '%e %M' -o "$log.time" "$@" >"$log" 2>&1
-  cat "$log.time"
+  /usr/bin/time -f '%e %M' -o "$log.time" "$@" >"$log" 2>&1 &
+  local timer=$! anon=0 child kib
+  while kill -0 "$timer" 2>/dev/null; do
+    child=$(pgrep -n -P "$timer" || true)
+    kib=$( [ -n "$child" ] && awk '/^RssAnon:/ {print $2}' "/proc/$child/status" 2>/dev/null || true)
+    [ "${kib:-0}" -gt "$anon" ] && anon=$kib
+    sleep 0.2
+  done
+  wait "$timer"
+  echo "$(cat "$log.time") $anon"
 }
 
 rm -rf "$DATA"; mkdir -p "$DATA"
 {
   echo "# bench/million.sh $(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# corpus: $(cat "$CORPUS/corpus.json" | tr -d '\n ')"
-  echo "stage stories_total new_stories wall_s items_per_s peak_rss_mb db_mb bytes_per_story import_s"
+  echo "stage stories_total new_stories wall_s items_per_s peak_rss_mb peak_anon_mb db_mb bytes_per_story import_s"
 } >"$REPORT"
 stage=1
 for opml in "$CORPUS"/stage-*.opml; do
@@ -54,15 +73,15 @@ for opml in "$CORPUS"/stage-*.opml; do
   [ "$stage" = 1 ] || sqlite3 "$DATA/localwire-content.sqlite" "UPDATE feeds SET paused = 1;"
   read -r import_s _ < <(measured "$OUT/million-import-$stage.log" "$BIN" --log warn import-opml --data-dir "$DATA" "$opml")
   before=$( [ "$stage" = 1 ] && echo 0 || sqlite3 "$DATA/localwire-content.sqlite" "SELECT count(*) FROM news_items")
-  read -r wall peak < <(measured "$OUT/million-ingest-$stage.log" "$BIN" --log warn ingest --once --data-dir "$DATA")
+  read -r wall peak anon < <(measured "$OUT/million-ingest-$stage.log" "$BIN" --log warn ingest --once --data-dir "$DATA")
   total=$(sqlite3 "$DATA/localwire-content.sqlite" "SELECT count(*) FROM news_items")
   bytes=$(du -cb "$DATA"/*.sqlite* | tail -1 | cut -f1)
-  python3 - "$stage" "$total" "$before" "$wall" "$peak" "$bytes" "$import_s" >>"$REPORT" <<'PY'
+  python3 - "$stage" "$total" "$before" "$wall" "$peak" "$anon" "$bytes" "$import_s" >>"$REPORT" <<'PY'
 import sys
-stage, total, before, wall, peak, size, imp = sys.argv[1:]
+stage, total, before, wall, peak, anon, size, imp = sys.argv[1:]
 new = int(total) - int(before)
-print(stage, total, new, wall, round(new / float(wall)), round(int(peak) / 1024), round(int(size) / 1e6),
-      round(int(size) / int(total)), imp)
+print(stage, total, new, wall, round(new / float(wall)), round(int(peak) / 1024), round(int(anon) / 1024),
+      round(int(size) / 1e6), round(int(size) / int(total)), imp)
 PY
   tail -n 1 "$REPORT"
   stage=$((stage + 1))
