@@ -20,8 +20,8 @@ use store::Store;
 use store::retention::StoryRetention;
 
 fn main() -> Result<()> {
-    allocator::purge_freed_memory_at_once();
     let cli = Cli::parse();
+    allocator::set_purge_delay(matches!(cli.command, Command::Serve(_)));
     config::init_logging(&cli.log);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -298,15 +298,24 @@ mod allocator {
     /// `mi_option_purge_delay` in mimalloc.h's `mi_option_e` (v2 and v3).
     pub(crate) const PURGE_DELAY: c_int = 15;
 
+    /// How long `serve` lets freed pages wait before they go back to the OS (D445).
+    pub(crate) const SERVE_PURGE_DELAY_MS: c_long = 100;
+
     /// D155: mimalloc gives freed pages back to the OS only after a delay (1 s in v3),
     /// and only when the thread that freed them allocates again. Threads that go idle (the blocking
     /// pool after a feed is cleaned) kept theirs: `ingest --once` over 100k items grew
-    /// from 79 to 164 MB resident with a heap of 35–67 MB. Purging at once bounds it.
+    /// from 79 to 164 MB resident with a heap of 35–67 MB. Purging at once bounds it, so
+    /// the commands (a bulk ingest, an import, a backup) purge at once.
+    /// D445: purging at once cost a server a quarter of an uncached read's CPU (each
+    /// request's pages faulted in, zeroed and unmapped again, with the TLB shootdowns that
+    /// go with it), so `serve` waits [`SERVE_PURGE_DELAY_MS`]: a request's freed pages are
+    /// reused by the next one, and what a burst freed goes back a tenth of a second later.
     /// `MIMALLOC_PURGE_DELAY` in the environment still decides when set.
-    pub(crate) fn purge_freed_memory_at_once() {
+    pub(crate) fn set_purge_delay(serving: bool) {
         if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+            let delay = if serving { SERVE_PURGE_DELAY_MS } else { 0 };
             // SAFETY: sets one integer option; mimalloc reads options atomically.
-            unsafe { mi_option_set(PURGE_DELAY, 0) };
+            unsafe { mi_option_set(PURGE_DELAY, delay) };
         }
     }
 }
@@ -331,16 +340,23 @@ mod allocator_tests {
         assert_eq!(unsafe { mi_option_get(ARENA_EAGER_COMMIT) }, 0);
     }
 
-    /// D155: freed memory goes back to the OS at once.
+    /// D155: a command's freed memory goes back to the OS at once; D445: a server's after
+    /// a tenth of a second.
     #[test]
-    fn mimalloc_purges_freed_memory_at_once() {
+    fn mimalloc_purges_a_commands_freed_memory_at_once_and_a_servers_soon() {
         if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
             return; // Overridden on purpose for this run.
         }
         // SAFETY: reads one option. Its default, 1000 ms in mimalloc v3 (the crate's
         // build), shows the index names it.
         assert_eq!(unsafe { mi_option_get(super::allocator::PURGE_DELAY) }, 1000);
-        super::allocator::purge_freed_memory_at_once();
+        super::allocator::set_purge_delay(true);
+        // SAFETY: as above.
+        assert_eq!(
+            unsafe { mi_option_get(super::allocator::PURGE_DELAY) },
+            super::allocator::SERVE_PURGE_DELAY_MS
+        );
+        super::allocator::set_purge_delay(false);
         // SAFETY: as above.
         assert_eq!(unsafe { mi_option_get(super::allocator::PURGE_DELAY) }, 0);
     }
