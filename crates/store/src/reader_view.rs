@@ -12,9 +12,14 @@ use crate::content::{MediaId, NewsRow};
 use crate::things::MuteKind;
 use crate::{Store, UserId};
 use domain::text::{fold, fold_into};
+use rustc_hash::{FxHashMap, FxHashSet};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, LazyLock};
+
+/// A new view's guess of the share of stories it hides, in thousandths (D446).
+const FIRST_HIDDEN_SHARE: u32 = 333;
 
 /// One mute, folded once (accents and case): a keyword is a phrase of whole words of a
 /// story's title or summary, a tag one of its tags, an author its author.
@@ -32,21 +37,71 @@ impl MuteRule {
         }
     }
 
-    /// Whether the mute hides this story. `text` is the story's folded title and summary,
-    /// made once per story by the caller (when a keyword first needs it).
-    fn hides_with(&self, row: &NewsRow, text: &mut Option<StoryText>) -> bool {
-        if self.folded.is_empty() {
-            return false;
+    /// Whether this one mute hides the story (a mute about to be added counts what it
+    /// would hide).
+    pub fn hides(&self, row: &NewsRow) -> bool {
+        Mutes::of(std::slice::from_ref(self)).hide(row)
+    }
+}
+
+/// A view's mutes made ready to check many stories (D446): keyword phrases by their
+/// first word, tags and authors in sets, so a story is folded and split into words once
+/// however many mutes there are (checking each mute against the story's words in turn
+/// was a quarter of a muting reader's list, perf).
+#[derive(Debug, Default)]
+struct Mutes {
+    /// A phrase's first word → the words that must follow it, one list per phrase.
+    phrases: FxHashMap<String, Vec<Vec<String>>>,
+    tags: FxHashSet<String>,
+    authors: FxHashSet<String>,
+}
+
+impl Mutes {
+    fn of(rules: &[MuteRule]) -> Mutes {
+        let mut mutes = Mutes::default();
+        for rule in rules.iter().filter(|r| !r.folded.is_empty()) {
+            match rule.kind {
+                MuteKind::Keyword => {
+                    let mut words = rule.folded.split_whitespace().map(str::to_string);
+                    if let Some(first) = words.next() {
+                        mutes.phrases.entry(first).or_default().push(words.collect());
+                    }
+                }
+                MuteKind::Tag => {
+                    mutes.tags.insert(rule.folded.clone());
+                }
+                MuteKind::Author => {
+                    mutes.authors.insert(rule.folded.clone());
+                }
+            }
         }
-        match self.kind {
-            MuteKind::Keyword => text.get_or_insert_with(|| StoryText::of(row)).has_phrase(&self.folded),
-            MuteKind::Tag => row.tags.iter().any(|t| fold(t) == self.folded),
-            MuteKind::Author => fold(&row.author) == self.folded,
-        }
+        mutes
     }
 
-    pub fn hides(&self, row: &NewsRow) -> bool {
-        self.hides_with(row, &mut None)
+    fn is_empty(&self) -> bool {
+        self.phrases.is_empty() && self.tags.is_empty() && self.authors.is_empty()
+    }
+
+    fn hide(&self, row: &NewsRow) -> bool {
+        if !self.authors.is_empty() && self.authors.contains(&fold(&row.author)) {
+            return true;
+        }
+        if !self.tags.is_empty() && row.tags.iter().any(|t| self.tags.contains(&fold(t))) {
+            return true;
+        }
+        if self.phrases.is_empty() {
+            return false;
+        }
+        let text = StoryText::of(row);
+        let words: Vec<&str> = text.words().collect();
+        words.iter().enumerate().any(|(i, word)| {
+            self.phrases.get(*word).is_some_and(|phrases| {
+                let after = &words[i + 1..];
+                phrases
+                    .iter()
+                    .any(|rest| after.len() >= rest.len() && after.iter().zip(rest).all(|(a, b)| *a == b))
+            })
+        })
     }
 }
 
@@ -65,25 +120,11 @@ impl StoryText {
         StoryText { folded }
     }
 
-    fn words(&self) -> impl Iterator<Item = &str> + Clone {
+    /// Its whole words: runs of letters and digits.
+    fn words(&self) -> impl Iterator<Item = &str> {
         self.folded
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
-    }
-
-    /// Is `phrase` (folded words, space-separated) a run of whole words of the story?
-    fn has_phrase(&self, phrase: &str) -> bool {
-        let wanted: Vec<&str> = phrase.split_whitespace().collect();
-        let Some(first) = wanted.first() else {
-            return false;
-        };
-        let mut words = self.words();
-        while words.by_ref().any(|w| w == *first) {
-            if words.clone().take(wanted.len() - 1).eq(wanted[1..].iter().copied()) {
-                return true;
-            }
-        }
-        false
     }
 }
 
@@ -93,6 +134,11 @@ pub struct ReaderView {
     blocked: HashSet<MediaId>,
     followed: HashSet<MediaId>,
     mutes: Vec<MuteRule>,
+    /// `mutes`, ready to check stories against.
+    muting: Mutes,
+    /// Of the stories lists read for this view lately, the share it hid, in thousandths:
+    /// how many spare rows its next page reads (D446). It sizes reads, never answers.
+    hidden_share: AtomicU32,
     /// Empty for a view that changes nothing; else a digest of what it holds.
     fingerprint: String,
 }
@@ -109,10 +155,13 @@ impl ReaderView {
             blocked,
             followed,
             mutes,
+            muting: Mutes::default(),
+            hidden_share: AtomicU32::new(FIRST_HIDDEN_SHARE),
             fingerprint: String::new(),
         };
         view.mutes.sort();
         view.mutes.dedup();
+        view.muting = Mutes::of(&view.mutes);
         if !view.blocked.is_empty() || !view.followed.is_empty() || !view.mutes.is_empty() {
             view.fingerprint = view.digest();
         }
@@ -145,6 +194,25 @@ impl ReaderView {
         &self.fingerprint
     }
 
+    /// The share of stories this view hid in the lists read for it lately, in thousandths
+    /// (a third until a list has been read for it).
+    pub fn hidden_share(&self) -> u32 {
+        self.hidden_share.load(Ordering::Relaxed)
+    }
+
+    /// A list read `read` stories for this view and it hid `hidden` of them: the share
+    /// moves a quarter of the way there. (Two pages counted at once may lose one count;
+    /// the share only sizes reads.)
+    pub fn saw(&self, read: usize, hidden: usize) {
+        if read == 0 || self.hides_nothing() {
+            return;
+        }
+        let now = (hidden.min(read) * 1000 / read) as u32;
+        let before = self.hidden_share();
+        self.hidden_share
+            .store((before * 3 + now).div_ceil(4), Ordering::Relaxed);
+    }
+
     /// Does the view hide nothing (it may still mark follows)?
     pub fn hides_nothing(&self) -> bool {
         self.blocked.is_empty() && self.mutes.is_empty()
@@ -168,8 +236,7 @@ impl ReaderView {
         if self.blocks(row.media_id) {
             return true;
         }
-        let mut words = None;
-        self.mutes.iter().any(|m| m.hides_with(row, &mut words))
+        !self.muting.is_empty() && self.muting.hide(row)
     }
 }
 
@@ -253,6 +320,111 @@ mod tests {
         assert!(!hides("pont de quebec"));
         assert!(!hides("neuf pont"), "the words in their order");
         assert!(!hides("laval ville"), "a phrase past the last word");
+    }
+
+    /// Each mute on its own over the story's words, as before D446: the reference the
+    /// view's matcher must agree with.
+    fn one_by_one(rules: &[MuteRule], row: &NewsRow) -> bool {
+        rules.iter().filter(|r| !r.folded.is_empty()).any(|r| match r.kind {
+            MuteKind::Keyword => {
+                let wanted: Vec<&str> = r.folded.split_whitespace().collect();
+                let text = StoryText::of(row);
+                let words: Vec<&str> = text.words().collect();
+                !wanted.is_empty() && words.windows(wanted.len()).any(|w| w == wanted.as_slice())
+            }
+            MuteKind::Tag => row.tags.iter().any(|t| fold(t) == r.folded),
+            MuteKind::Author => fold(&row.author) == r.folded,
+        })
+    }
+
+    #[test]
+    fn d446_a_views_mutes_hide_exactly_what_its_mutes_would_hide_one_by_one() {
+        // Few words, so phrases share first words and stories hold parts of phrases.
+        let vocab = [
+            "le",
+            "pont",
+            "de",
+            "Montréal",
+            "l’emporte",
+            "route",
+            "1",
+            "NIGHT",
+            "crews",
+            "Amélie",
+            "Roy",
+            "storm",
+        ];
+        fn next(seed: &mut u64, n: usize) -> usize {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            (*seed % n as u64) as usize
+        }
+        let words = |seed: &mut u64, most: usize, sep: &str| {
+            let n = next(seed, most + 1);
+            (0..n)
+                .map(|_| vocab[next(seed, vocab.len())])
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
+        let seed = &mut 0x2545_f491_4f6c_dd1du64;
+        let (mut hidden, mut shown) = (0, 0);
+        for _ in 0..3_000 {
+            let row = NewsRow {
+                title: words(seed, 6, " "),
+                summary: words(seed, 8, ", "),
+                tags: (0..next(seed, 3)).map(|_| words(seed, 2, " ")).collect(),
+                author: words(seed, 2, " "),
+                ..NewsRow::default()
+            };
+            let rules: Vec<MuteRule> = (0..1 + next(seed, 5))
+                .map(|_| {
+                    let kind = [MuteKind::Keyword, MuteKind::Keyword, MuteKind::Tag, MuteKind::Author][next(seed, 4)];
+                    MuteRule::new(kind, &words(seed, 3, " "))
+                })
+                .collect();
+            let view = ReaderView::new(HashSet::new(), HashSet::new(), rules.clone());
+            let expected = one_by_one(&rules, &row);
+            assert_eq!(view.hides(&row), expected, "{rules:?} on {row:?}");
+            for rule in &rules {
+                assert_eq!(
+                    rule.hides(&row),
+                    one_by_one(std::slice::from_ref(rule), &row),
+                    "{rule:?} on {row:?}"
+                );
+            }
+            if expected { hidden += 1 } else { shown += 1 }
+        }
+        assert!(
+            hidden > 300 && shown > 300,
+            "both answers are tried: {hidden} hidden, {shown} shown"
+        );
+    }
+
+    #[test]
+    fn d446_a_views_hidden_share_follows_what_its_lists_hid() {
+        let view = ReaderView::new(HashSet::from([MediaId(1)]), HashSet::new(), vec![]);
+        assert_eq!(view.hidden_share(), FIRST_HIDDEN_SHARE);
+        for _ in 0..30 {
+            view.saw(100, 10);
+        }
+        assert!((100..=104).contains(&view.hidden_share()), "{}", view.hidden_share());
+        view.saw(0, 0);
+        assert!(
+            (100..=104).contains(&view.hidden_share()),
+            "nothing read changes nothing"
+        );
+        for _ in 0..30 {
+            view.saw(40, 40);
+        }
+        assert!(view.hidden_share() >= 990, "{}", view.hidden_share());
+        let follows_only = ReaderView::new(HashSet::new(), HashSet::from([MediaId(1)]), vec![]);
+        follows_only.saw(10, 10);
+        assert_eq!(
+            follows_only.hidden_share(),
+            FIRST_HIDDEN_SHARE,
+            "a view that hides nothing"
+        );
     }
 
     #[test]

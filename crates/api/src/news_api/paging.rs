@@ -34,23 +34,31 @@ fn key(row: &NewsRow) -> After {
 
 /// How a newest-first page of `size` reads its list (D433): a batch is the page, one row
 /// to tell whether more follow, and spare rows for those skipped (a story already shown:
-/// a quarter of the page; for a reader whose blocks and mutes hide rows, a page more,
-/// D270). Every row read is made whole (its text, its publisher, its story), so spare
-/// rows are most of a list's cost when nothing is skipped. At most this many batches
-/// before the page is given short, with a token to go on: about six pages of rows.
+/// a quarter of the page). For a reader whose blocks and mutes hide rows (D270), as many
+/// more as the share of stories their view hid lately asks (D446; a third for a new view,
+/// at most three times the plain batch). Every row read is made whole (its text, its
+/// publisher, its story), so spare rows are most of a list's cost when nothing is
+/// skipped. At most this many batches before the page is given short, with a token to go
+/// on: about six pages of rows.
 fn reading(size: usize, view: &ReaderView) -> Reading {
+    let plain = size + 1 + size / 4;
     if view.hides_nothing() {
         Reading {
-            batch: size + 1 + size / 4,
+            batch: plain,
             batches: 6,
         }
     } else {
+        let shown = 1000 - view.hidden_share().min(MOST_HIDDEN_SHARE) as usize;
         Reading {
-            batch: size * 2 + 1,
+            batch: (plain * 1000).div_ceil(shown),
             batches: 8,
         }
     }
 }
+
+/// The largest share of hidden stories a batch is sized for, in thousandths: past it a
+/// page takes more batches instead of one larger one.
+const MOST_HIDDEN_SHARE: u32 = 667;
 
 /// One page of a newest-first list with each story once and nothing the reader's view
 /// hides: up to `size` rows, and where the next page starts (the last row consumed) when
@@ -88,6 +96,8 @@ pub(crate) async fn keyset_page_where(
     let mut out = Vec::with_capacity(size);
     let mut once = OncePerPage::default();
     let mut cursor = after;
+    // Rows looked at and rows the view hid, for the view's share (D446).
+    let (mut looked, mut hidden) = (0, 0);
     for _ in 0..reading.batches {
         let rows = state
             .store
@@ -96,17 +106,26 @@ pub(crate) async fn keyset_page_where(
         let full = rows.len() == reading.batch;
         for row in rows {
             if out.len() == size {
+                view.saw(looked, hidden);
                 return Ok((out, cursor));
             }
             cursor = Some(key(&row));
-            if keep(&row) && !view.hides(&row) && once.first(&row, true) {
+            if !keep(&row) {
+                continue;
+            }
+            looked += 1;
+            if view.hides(&row) {
+                hidden += 1;
+            } else if once.first(&row, true) {
                 out.push(row);
             }
         }
         if !full {
+            view.saw(looked, hidden);
             return Ok((out, None));
         }
     }
+    view.saw(looked, hidden);
     Ok((out, cursor))
 }
 
@@ -175,4 +194,35 @@ pub(crate) fn items(
 pub(crate) fn keyset_token(scope: char, next: Option<After>) -> String {
     next.map(|after| PageToken::Keyset { scope, after }.encode())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use store::content::MediaId;
+
+    #[test]
+    fn d446_a_views_batch_grows_with_the_share_it_hid_lately() {
+        let plain = reading(20, &ReaderView::none());
+        assert_eq!(
+            (plain.batch, plain.batches),
+            (26, 6),
+            "a page, one more, a quarter spare"
+        );
+        let view = ReaderView::new(HashSet::from([MediaId(1)]), HashSet::new(), vec![]);
+        assert_eq!(reading(20, &view).batch, 39, "a new view guesses it hides a third");
+        for _ in 0..30 {
+            view.saw(100, 10);
+        }
+        assert_eq!(reading(20, &view).batch, 29, "a tenth hidden: a tenth more");
+        for _ in 0..30 {
+            view.saw(26, 26);
+        }
+        assert_eq!(
+            reading(20, &view).batch,
+            79,
+            "past two thirds hidden, more batches instead"
+        );
+        assert_eq!(reading(20, &view).batches, 8);
+    }
 }
