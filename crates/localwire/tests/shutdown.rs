@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use support::{Server, latest_ids, temp_dir};
 
@@ -45,9 +45,11 @@ fn sigterm_under_load_answers_every_request_it_took_and_stops_within_10_s() {
     let server = Server::start(&dir, &["--demo", "--calls-per-second", "0"]);
     let ids = latest_ids(&server, 20);
     let busy = Arc::new(AtomicBool::new(true));
+    let answered = Arc::new(AtomicUsize::new(0));
     let clients: Vec<_> = (0..8)
         .map(|c| {
             let (addr, busy, ids) = (server.addr.clone(), busy.clone(), ids.clone());
+            let answered = answered.clone();
             std::thread::spawn(move || {
                 let mut seen = BTreeMap::<Outcome, usize>::new();
                 let mut n = c;
@@ -59,6 +61,9 @@ fn sigterm_under_load_answers_every_request_it_took_and_stops_within_10_s() {
                         _ => format!("/latest?n={n}"),
                     };
                     let outcome = get(&addr, &path);
+                    if outcome == Outcome::Answered(200) {
+                        answered.fetch_add(1, Ordering::Relaxed);
+                    }
                     *seen.entry(outcome).or_default() += 1;
                     if outcome == Outcome::Refused {
                         break;
@@ -69,7 +74,12 @@ fn sigterm_under_load_answers_every_request_it_took_and_stops_within_10_s() {
             })
         })
         .collect();
-    std::thread::sleep(Duration::from_millis(500));
+    // Under load: SIGTERM once the clients have had well over a hundred answers (on a
+    // machine busy with other tests that can take more than the usual half second).
+    let loading = Instant::now();
+    while answered.load(Ordering::Relaxed) < 150 && loading.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let asked = Instant::now();
     let (log, printed) = server.stop_printing();
     let took = asked.elapsed();
