@@ -428,7 +428,7 @@ def main():
         if by_time:
             held.append((pub, items))
         else:
-            total_bytes += write_feed(pub, items, f"{pub.key}")
+            total_bytes += write_feed(pub, items, pub.key)
         by_format[pub.format] += n
         remaining -= n
         index += 1
