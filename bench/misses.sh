@@ -12,7 +12,8 @@
 # Targets (issue 33): each read p99 <= 20 ms and >= 10% of nginx's throughput.
 # search-near-* is a reader's search with their own city first (D426); search-lang a
 # French Canadian reader's search for an English word (D430: no story passes the filters);
-# search-absent a word no story holds.
+# search-absent a word no story holds; search-app what the app sends for a reader of the big
+# city (their country, their city first).
 # MISSES_ONLY=regex runs only the reads whose names match (e.g. MISSES_ONLY='^search').
 set -euo pipefail
 export LOCALWIRE_CALLS_BURST="${LOCALWIRE_CALLS_BURST:-1000000000}" LOCALWIRE_CALLS_PER_SECOND="${LOCALWIRE_CALLS_PER_SECOND:-1000000000}"
@@ -70,7 +71,10 @@ STORY=$(q "SELECT lead_id FROM story_clusters WHERE size > 1 ORDER BY newest DES
 COMMON="${READ_COMMON:-council}"
 RARE="${READ_RARE:-saguenay}"
 ABSENT="${READ_ABSENT:-quokkas}"  # a word no story of the corpus holds (a misspelling, a word of another region)
-echo "$ITEMS stories; big city $BIG, small city $SMALL, category $CATEGORY, publisher $MEDIA, story $STORY"
+# The country the app sends with a reader's search (D102: every language of the reader's
+# country), here the big city's.
+BIG_COUNTRY=$(q "SELECT n.country FROM news_places p JOIN news_items n USING (news_id) WHERE p.place = 'c:$BIG' LIMIT 1")
+echo "$ITEMS stories; big city $BIG ($BIG_COUNTRY), small city $SMALL, category $CATEGORY, publisher $MEDIA, story $STORY"
 
 "$BIN" serve --addr "127.0.0.1:$PORT_APP" "${STORE_ARGS[@]}" --log warn >"$OUT/$TAG-app.log" 2>&1 &
 APP_PID=$!
@@ -92,6 +96,7 @@ ENDPOINTS=(
   "search-near-big /api/search/news?q=$COMMON&near_city_id=$BIG"
   "search-near-small /api/search/news?q=$COMMON&near_city_id=$SMALL"
   "search-lang /api/search/news?q=$COMMON&lang=fr&country=CA"
+  "search-app /api/search/news?q=$COMMON&country=$BIG_COUNTRY&near_city_id=$BIG"
 )
 if [ -n "${MISSES_ONLY:-}" ]; then
   chosen=()
