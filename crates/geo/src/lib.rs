@@ -108,8 +108,8 @@ pub fn all() -> &'static [City] {
 
 /// The city with this GeoNames id.
 pub fn by_id(id: CityId) -> Option<&'static City> {
-    let cities = all();
-    cities.binary_search_by_key(&id, |c| c.id).ok().map(|i| &cities[i])
+    let gazetteer = data::gazetteer();
+    gazetteer.ids.binary_search(&id).ok().map(|i| &gazetteer.cities[i])
 }
 
 /// §9.1 the default city of a country, as named in `data/geo/defaults.json`.

@@ -365,3 +365,14 @@ fn long_forms_spell_out_saint_fort_and_mount() {
     assert_eq!(long_forms("ft worth").as_deref(), Some("fort worth"));
     assert_eq!(long_forms("saint paul"), None);
 }
+
+/// Every city is found by its own id (the ids are looked up apart from the cities), and an
+/// id no city has finds none.
+#[test]
+fn by_id_finds_every_city_and_nothing_else() {
+    for city in all() {
+        assert_eq!(by_id(city.id).map(|c| c.id), Some(city.id));
+    }
+    assert!(by_id(CityId(0)).is_none());
+    assert!(by_id(CityId(i64::MAX)).is_none());
+}
