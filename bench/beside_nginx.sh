@@ -52,3 +52,24 @@ beside_nginx() {
   done
   echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
+
+# Fails when something already answers on PORT_APP: a server left running there by an
+# earlier run would be measured instead of ours (it happened: RESULTS, 2026-12-07 10:33).
+# Call it before starting the server.
+port_free() {
+  if curl -s -o /dev/null "http://127.0.0.1:$PORT_APP/"; then
+    echo "port $PORT_APP is taken (a server left running?): stop it first" >&2
+    exit 1
+  fi
+}
+
+# Waits until APP_PID's server answers on PORT_APP; fails if it exits first.
+wait_for_app() {
+  for _ in $(seq 300); do
+    kill -0 "$APP_PID" 2>/dev/null || { echo "our server exited (is port $PORT_APP taken?)" >&2; exit 1; }
+    curl -sf "http://127.0.0.1:$PORT_APP/healthz" >/dev/null && return 0
+    sleep 0.1
+  done
+  echo "our server did not answer on port $PORT_APP within 30 s" >&2
+  exit 1
+}

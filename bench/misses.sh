@@ -76,9 +76,10 @@ ABSENT="${READ_ABSENT:-quokkas}"  # a word no story of the corpus holds (a missp
 BIG_COUNTRY=$(q "SELECT n.country FROM news_places p JOIN news_items n USING (news_id) WHERE p.place = 'c:$BIG' LIMIT 1")
 echo "$ITEMS stories; big city $BIG ($BIG_COUNTRY), small city $SMALL, category $CATEGORY, publisher $MEDIA, story $STORY"
 
+port_free
 "$BIN" serve --addr "127.0.0.1:$PORT_APP" "${STORE_ARGS[@]}" --log warn >"$OUT/$TAG-app.log" 2>&1 &
 APP_PID=$!
-for _ in $(seq 300); do curl -sf "http://127.0.0.1:$PORT_APP/healthz" >/dev/null && break; sleep 0.1; done
+wait_for_app
 
 ENDPOINTS=(
   "latest /api/news/feed?channel=latest"
