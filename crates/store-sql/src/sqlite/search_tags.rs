@@ -91,7 +91,7 @@ struct List {
     last_span: i64,
     /// The newest row the list's first read found.
     newest: i64,
-    /// The list's oldest row (None: not asked yet, or the list is empty).
+    /// The list's oldest row once asked (`Some(None)`: the list is empty).
     oldest: Option<Option<i64>>,
     /// No row lies below the ones kept.
     ended: bool,
