@@ -10,6 +10,8 @@
 # Starts nginx on PORT_NGINX serving $WORK/www with one location block (the argument),
 # logging nothing, keeping connections open as wrk does: the baseline every bench compares
 # with. The caller's trap stops it ($WORK/nginx.pid).
+# port_free and wait_for_app (below) start a bench's own server safely: they fail when
+# another process answers on PORT_APP or when ours exits before answering.
 static_nginx() {
   cat >"$WORK/nginx.conf" <<NGINX
 worker_processes auto;

@@ -27,14 +27,10 @@ pub fn ok_body<T: Serialize>(data: T) -> Result<Vec<u8>, serde_json::Error> {
     // A page of cards is tens of KB: growing from serde_json's 128 bytes copied it over
     // and over (7% of an uncached list's CPU, D433).
     let mut body = Vec::with_capacity(16 * 1024);
-    let envelope = Envelope::ok(data);
     // sonic-rs writes the bytes serde_json would (D448: tested on random pages), escaping
-    // strings 16 bytes at a time; serde_json looks at each byte (7% of an uncached list).
-    if sonic_rs::to_writer(&mut body, &envelope).is_err() {
-        // Not seen: serde_json's own error, or its bytes.
-        body.clear();
-        serde_json::to_writer(&mut body, &envelope)?;
-    }
+    // strings a SIMD block at a time; serde_json looks at each byte (7% of an uncached
+    // list). Its errors (a value's own `Serialize` failing) keep serde_json's type.
+    sonic_rs::to_writer(&mut body, &Envelope::ok(data)).map_err(<serde_json::Error as serde::ser::Error>::custom)?;
     // A small answer may be kept a while (the read cache): not in a 16 KB buffer.
     if body.len() < body.capacity() / 2 {
         body.shrink_to_fit();
@@ -128,6 +124,19 @@ mod tests {
                 String::from_utf8(want).unwrap()
             );
         }
+    }
+
+    /// A value that cannot be serialized is an error the caller sees, never a half body.
+    #[test]
+    fn a_value_that_fails_to_serialize_is_an_error() {
+        struct Broken;
+        impl Serialize for Broken {
+            fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+                Err(serde::ser::Error::custom("broken on purpose"))
+            }
+        }
+        let err = ok_body(vec![Broken]).unwrap_err();
+        assert!(err.to_string().contains("broken on purpose"), "{err}");
     }
 
     #[test]
